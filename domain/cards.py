@@ -1,0 +1,38 @@
+"""Cards, identified by suit and rank (G5), and deck builders."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    suit: str
+    rank: int
+
+    def to_json(self) -> dict:
+        return {"suit": self.suit, "rank": self.rank}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Card:
+        return cls(suit=data["suit"], rank=data["rank"])
+
+    def __str__(self) -> str:
+        return f"{self.suit} {self.rank}"
+
+
+def build_deck(suits: Iterable[str], ranks: Iterable[int]) -> tuple[Card, ...]:
+    """Every (suit, rank) pair, suits in the given order, ranks ascending within a suit."""
+    rank_list = list(ranks)
+    return tuple(Card(suit, rank) for suit in suits for rank in rank_list)
+
+
+def cards_json(cards: Iterable[Card]) -> list[dict]:
+    return [card.to_json() for card in cards]
+
+
+def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The hand without the given cards (each must be held)."""
+    gone = set(cards)
+    return tuple(card for card in hand if card not in gone)

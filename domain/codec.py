@@ -1,0 +1,63 @@
+"""Turns frozen dataclasses (events, commands) into JSON-ready dicts and back, by their type hints."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import types
+import typing
+from functools import cache
+from typing import Any
+
+from domain.cards import Card
+
+
+def to_json(value: Any) -> Any:
+    if isinstance(value, Card):
+        return value.to_json()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [to_json(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): to_json(item) for key, item in value.items()}
+    return value
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def from_json(tp: Any, value: Any) -> Any:
+    """Rebuild a value of type `tp` from what `to_json` produced."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if tp is Card:
+        return Card.from_json(value)
+    if origin in (typing.Union, types.UnionType):
+        if value is None:
+            return None
+        return from_json(next(arg for arg in args if arg is not type(None)), value)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_json(args[0], item) for item in value)
+        if not args:
+            return tuple(value)
+        return tuple(from_json(arg, item) for arg, item in zip(args, value, strict=True))
+    if dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        return tp(**{f.name: from_json(hints[f.name], value[f.name]) for f in dataclasses.fields(tp)})
+    return value
+
+
+def canonical_json(value: Any) -> str:
+    """One spelling per value: sorted keys, no spaces, UTF-8 kept as is."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def deal_commitment(salt: str, deck: tuple[Card, ...]) -> str:
+    """sha256(salt || canonical deck): published at the deal, checkable once the salt is shown."""
+    payload = salt + canonical_json([card.to_json() for card in deck])
+    return hashlib.sha256(payload.encode()).hexdigest()

@@ -1,0 +1,57 @@
+"""What a game module gives the rest of the service: its Decider plus its public description."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from domain.cards import Card
+from domain.decider import Command, Event
+
+
+class Rng(Protocol):
+    """The seeded generator a bot is handed (the domain never makes randomness of its own)."""
+
+    def random(self) -> float: ...
+    def choice(self, seq: Sequence[Any]) -> Any: ...
+    def sample(self, population: Sequence[Any], k: int) -> list[Any]: ...
+    def randint(self, a: int, b: int) -> int: ...
+
+
+Bot = Callable[[dict, Rng], dict]
+"""A bot: (the seat's own view, exactly as the API shows it, a generator) -> an API action dict."""
+
+
+@dataclass(frozen=True)
+class GameType:
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options: Mapping[str, Any]
+    """The game's own options with their defaults (e.g. {"first_leader": None})."""
+    action_types: tuple[str, ...]
+    bot_levels: tuple[str, ...]
+    commands: Mapping[str, type[Command]]
+    """API action type -> command class; its fields are `seat` plus the action's fields."""
+    events: Mapping[str, type[Event]]
+    """Event type name (the class name) -> class, to rebuild stored events."""
+    check_options: Callable[[int, Mapping[str, Any]], None]
+    """(players, options with defaults filled) -> None, or raises InvalidSetup."""
+    new_game: Callable[[int, Mapping[str, Any]], Any]
+    """(players, options) -> the state before the first deal."""
+    cards_to_deal: Callable[[Any], tuple[Card, ...] | None]
+    """The deck (unshuffled) when the game waits for a deal, else None."""
+    decide: Callable[[Any, Command], list[Event]]
+    evolve: Callable[[Any, Event], Any]
+    is_terminal: Callable[[Any], bool]
+    to_act: Callable[[Any], tuple[int, ...]]
+    legal_actions: Callable[[Any, int], list[dict]]
+    view: Callable[[Any, int | None], dict]
+    """Keys: round, phase, to_act, seats (a list of public per-seat figures incl. hand_count),
+    any public table state, `you` for a seat (hand, legal_actions, private figures), and `result`
+    ({"winners", "losers", "final"}) once terminal."""
+    bots: Mapping[str, Bot]
+    automatic: Callable[[Any], str | None] = lambda state: None
+    """Work the workers must do with no seat acting (e.g. "scoring"), or None."""

@@ -1,0 +1,1 @@
+"""The event store on Postgres, the game repository and the command handler."""

@@ -1,0 +1,49 @@
+"""Configuration, from environment variables only, each with a safe default."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    return int(raw) if raw else default
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = ""
+    redis_url: str = ""
+    port: int = 8000
+    data_dir: str = ".data"
+    allow_fixed_deck: bool = False
+    log_level: str = "INFO"
+    web_workers: int = 2
+    web_threads: int = 8
+    rq_workers: int = 1
+    queue_name: str = "cardroom"
+    db_pool_size: int = 10
+    sweep_after_seconds: float = 5.0
+    extra: dict = field(default_factory=dict)
+
+
+def load_settings() -> Settings:
+    return Settings(
+        database_url=os.environ.get("DATABASE_URL", ""),
+        redis_url=os.environ.get("REDIS_URL", ""),
+        port=_int("PORT", 8000),
+        data_dir=os.environ.get("DATA_DIR", ".data"),
+        allow_fixed_deck=_flag("GAMES_ALLOW_FIXED_DECK"),
+        log_level=os.environ.get("LOG_LEVEL", "INFO").upper(),
+        web_workers=_int("WEB_WORKERS", 2),
+        web_threads=_int("WEB_THREADS", 8),
+        rq_workers=_int("RQ_WORKERS", 1),
+        queue_name=os.environ.get("RQ_QUEUE", "cardroom"),
+        db_pool_size=_int("DB_POOL_SIZE", 10),
+        sweep_after_seconds=float(os.environ.get("SWEEP_AFTER_SECONDS", "5") or 5),
+    )
