@@ -1,4 +1,4 @@
-"""Turns frozen dataclasses (events, commands) into JSON-ready dicts and back, by their type hints."""
+"""Frozen dataclasses (events, commands) to JSON-ready dicts and back, by their type hints."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def to_json(value: Any) -> Any:
 
 
 @cache
-def _hints(cls: type) -> dict[str, Any]:
+def type_hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
@@ -47,8 +47,9 @@ def from_json(tp: Any, value: Any) -> Any:
             return tuple(value)
         return tuple(from_json(arg, item) for arg, item in zip(args, value, strict=True))
     if dataclasses.is_dataclass(tp):
-        hints = _hints(tp)
-        return tp(**{f.name: from_json(hints[f.name], value[f.name]) for f in dataclasses.fields(tp)})
+        hints = type_hints(tp)
+        names = [f.name for f in dataclasses.fields(tp)]
+        return tp(**{name: from_json(hints[name], value[name]) for name in names})
     return value
 
 

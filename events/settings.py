@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 def _flag(name: str) -> bool:
@@ -29,7 +29,9 @@ class Settings:
     queue_name: str = "cardroom"
     db_pool_size: int = 10
     sweep_after_seconds: float = 5.0
-    extra: dict = field(default_factory=dict)
+
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 
 def load_settings() -> Settings:

@@ -1,0 +1,35 @@
+"""Bearer seat tokens. No token: a spectator. A wrong token, or one of another game: 401."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from flask import request
+
+from api.problems import Problem
+from events import seat_tokens
+
+MAX_TOKEN_LENGTH = 256
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        token = None
+    else:
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Problem("unauthorized", "use 'Authorization: Bearer <seat token>'")
+    return token.strip() if token else None
+
+
+def caller_seat(conn, game_id: UUID, token: str | None) -> int | None:
+    """The seat the token acts for, None for a spectator (no token)."""
+    if token is None:
+        return None
+    seat = None
+    if len(token) <= MAX_TOKEN_LENGTH:
+        seat = seat_tokens.seat_for_token(conn, game_id, token)
+    if seat is None:
+        raise Problem("unauthorized", "this token is not valid for this game")
+    return seat

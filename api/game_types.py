@@ -1,0 +1,27 @@
+"""GET /game-types: what games this server hosts and how to set them up."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+
+from domain.games import GAME_TYPES
+
+bp = Blueprint("game_types", __name__)
+
+
+@bp.get("/game-types")
+def list_game_types():
+    return jsonify(
+        [
+            {
+                "id": game.id,
+                "name": game.name,
+                "min_players": game.min_players,
+                "max_players": game.max_players,
+                "options": dict(game.options),
+                "action_types": list(game.action_types),
+                "bot_levels": list(game.bot_levels),
+            }
+            for game in GAME_TYPES.values()
+        ]
+    )

@@ -1,0 +1,104 @@
+"""Every error leaves as application/problem+json (RFC 9457) with a stable `code`."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, json
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from domain.decider import DomainError
+from events.handler import VersionConflict
+from events.repository import GameNotFound
+
+log = logging.getLogger("cardroom.api")
+
+STATUS_OF_CODE = {
+    "validation-error": 400,
+    "unauthorized": 401,
+    "not-found": 404,
+    "illegal-action": 409,
+    "version-conflict": 409,
+    "seat-taken": 409,
+    "game-finished": 409,
+    "game-not-started": 409,
+    "request-in-progress": 409,
+    "idempotency-key-reused": 422,
+    "rate-limited": 429,
+}
+
+CODE_OF_HTTP_STATUS = {
+    400: "validation-error",
+    401: "unauthorized",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    413: "payload-too-large",
+    415: "unsupported-media-type",
+}
+
+
+class Problem(Exception):
+    """An error raised by a view, rendered by the handler below."""
+
+    def __init__(self, code: str, detail: str, status: int | None = None, **extra) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.status = status or STATUS_OF_CODE[code]
+        self.extra = extra
+
+
+def problem_response(status: int, code: str, detail: str, **extra) -> Response:
+    body = {
+        "type": f"https://cardroom.dev/problems/{code}",
+        "title": code.replace("-", " ").capitalize(),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+    return Response(json.dumps(body), status=status, mimetype="application/problem+json")
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(Problem)
+    def _problem(error: Problem):
+        return problem_response(error.status, error.code, error.detail, **error.extra)
+
+    @app.errorhandler(ValidationError)
+    def _validation(error: ValidationError):
+        return problem_response(
+            400,
+            "validation-error",
+            "the request does not match the schema",
+            errors=_errors(error.messages),
+        )
+
+    @app.errorhandler(DomainError)
+    def _domain(error: DomainError):
+        extra = {}
+        if isinstance(error, VersionConflict):
+            extra["current_version"] = error.current_version
+        return problem_response(STATUS_OF_CODE[error.code], error.code, error.message, **extra)
+
+    @app.errorhandler(GameNotFound)
+    def _missing(error: GameNotFound):
+        return problem_response(404, "not-found", "no such game")
+
+    @app.errorhandler(HTTPException)
+    def _http(error: HTTPException):
+        status = error.code or 500
+        code = CODE_OF_HTTP_STATUS.get(status, "http-error")
+        return problem_response(status, code, error.description or code)
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception):
+        log.exception("unhandled error")
+        return problem_response(500, "internal-error", "an unexpected error occurred")
+
+
+def _errors(messages) -> dict:
+    """marshmallow messages as a dict of field -> messages (a list becomes {"_schema": ...})."""
+    return messages if isinstance(messages, dict) else {"_schema": messages}

@@ -1,0 +1,35 @@
+"""Events and games as a given caller may see them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+from domain.decider import Event
+from domain.table import Table
+from domain.table_view import event_data_for, view_table
+from events.repository import decode
+from events.store import StoredEvent
+
+
+def iso(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def render_event(
+    table: Table, stored: StoredEvent, viewer: int | None, event: Event | None = None
+) -> dict:
+    """`table` is the game now: once it is finished every event is shown in full."""
+    finished = table.status == "finished"
+    event = event or decode(table.game_type.id, stored)
+    return {
+        "version": stored.version,
+        "type": stored.type,
+        "seat": stored.seat,
+        "recorded_at": iso(stored.recorded_at),
+        "data": event_data_for(event, viewer, finished),
+    }
+
+
+def render_game(game_id: UUID, version: int, table: Table, viewer: int | None) -> dict:
+    return {"id": str(game_id), "version": version, **view_table(table, viewer)}

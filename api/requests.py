@@ -1,0 +1,49 @@
+"""Reading requests: JSON bodies, query strings, ids, idempotency keys."""
+
+from __future__ import annotations
+
+import hashlib
+from uuid import UUID
+
+from flask import request
+from marshmallow import Schema
+
+from api.problems import Problem
+from domain.codec import canonical_json
+from events.handler import IdempotentRequest
+
+MAX_KEY_LENGTH = 255
+
+
+def json_body(schema: Schema) -> dict:
+    body = request.get_json(silent=True, force=True)
+    if not isinstance(body, dict):
+        raise Problem("validation-error", "the body must be a JSON object", errors={})
+    return schema.load(body)
+
+
+def query(schema: Schema) -> dict:
+    return schema.load(request.args.to_dict())
+
+
+def game_uuid(raw: str) -> UUID:
+    try:
+        return UUID(raw)
+    except ValueError:
+        raise Problem("not-found", "no such game") from None
+
+
+def idempotent_request(scope: str, sealed: bool = False) -> IdempotentRequest | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= MAX_KEY_LENGTH or not key.isprintable():
+        raise Problem(
+            "validation-error",
+            "Idempotency-Key must be 1-255 printable characters",
+            errors={"Idempotency-Key": ["invalid"]},
+        )
+    body = request.get_json(silent=True, force=True)
+    fingerprint = canonical_json([request.method, request.path, body])
+    request_hash = hashlib.sha256(fingerprint.encode("utf-8", "surrogatepass")).hexdigest()
+    return IdempotentRequest(scope, key, request_hash, sealed)

@@ -1,0 +1,1 @@
+"""marshmallow schemas: the one source of input validation."""

@@ -1,0 +1,86 @@
+"""Trick & Snipers bots: pure functions of the seat's own view and a generator they are handed."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from domain.cards import Card, cards_json
+from domain.decider import IllegalAction
+from domain.game_type import Rng
+from domain.games.trick_and_snipers.rules import is_snipe
+from domain.games.trick_and_snipers.state import POINT_RANK, SNIPE_TOTAL
+from domain.tricks import Play, highest_of_led
+
+
+def action_from_template(template: dict, rng: Rng) -> dict:
+    """Builds one action from an API template the way any client may (API.md)."""
+    if "min" in template:
+        return {"type": template["type"], "count": rng.randint(template["min"], template["max"])}
+    if "count" in template and "cards" in template:
+        return {"type": template["type"], "cards": rng.sample(template["cards"], template["count"])}
+    if "cards" in template:
+        return {"type": template["type"], "card": rng.choice(template["cards"])}
+    return {"type": template["type"]}
+
+
+def _template(view: dict) -> dict:
+    templates = view.get("you", {}).get("legal_actions") or []
+    if not templates:
+        raise IllegalAction("the bot's seat has nothing to do now")
+    return templates[0]
+
+
+def random_bot(view: dict, rng: Rng) -> dict:
+    return action_from_template(rng.choice(view["you"]["legal_actions"]), rng)
+
+
+def basic_bot(view: dict, rng: Rng) -> dict:
+    template = _template(view)
+    cards = [Card.from_json(card) for card in template["cards"]]
+    if template["type"] == "pass_cards":
+        return {"type": "pass_cards", "cards": cards_json(choose_pass(cards, template["count"]))}
+    trick = tuple(Play(p["seat"], Card.from_json(p["card"])) for p in view["trick"])
+    last = len(trick) == len(view["seats"]) - 1
+    return {"type": "play_card", "card": choose_play(trick, cards, last).to_json()}
+
+
+def choose_pass(hand: list[Card], count: int) -> list[Card]:
+    """Give away 7s it cannot protect (no higher card of the suit), then short suits, high
+    first: voids are what make snipes possible."""
+    lengths = Counter(card.suit for card in hand)
+
+    def unprotected_seven(card: Card) -> bool:
+        higher = any(c.suit == card.suit and c.rank > card.rank for c in hand)
+        return card.rank == POINT_RANK and not higher
+
+    ranked = sorted(hand, key=lambda c: (not unprotected_seven(c), lengths[c.suit], -c.rank))
+    return ranked[:count]
+
+
+def choose_play(trick: tuple[Play, ...], playable: list[Card], last: bool) -> Card:
+    not_sevens = [card for card in playable if card.rank != POINT_RANK]
+    winning = highest_of_led(trick)
+    if winning is None:  # leading: low, and never a 7 someone else could take
+        return min(not_sevens or playable, key=lambda c: c.rank)
+    if playable[0].suit != winning.card.suit:
+        return _off_suit(winning.card, playable, not_sevens)
+    beating = [card for card in playable if card.rank > winning.card.rank]
+    sniped = any(is_snipe(trick[:i], play.card) for i, play in enumerate(trick))
+    has_seven = any(play.card.rank == POINT_RANK for play in trick)
+    seven = next((card for card in beating if card.rank == POINT_RANK), None)
+    if beating and not sniped and (has_seven or seven):
+        if seven is not None:
+            return seven
+        return min(beating, key=lambda c: c.rank) if last else max(beating, key=lambda c: c.rank)
+    ducking = [card for card in not_sevens if card.rank < winning.card.rank]
+    if ducking:  # shed the highest card that still loses
+        return max(ducking, key=lambda c: c.rank)
+    return min(not_sevens or playable, key=lambda c: c.rank)
+
+
+def _off_suit(winning: Card, playable: list[Card], not_sevens: list[Card]) -> Card:
+    snipes = [card for card in playable if card.rank + winning.rank == SNIPE_TOTAL]
+    if snipes:
+        return snipes[0]
+    # Never hand a 7 to the trick's winner; shed a high card instead.
+    return max(not_sevens, key=lambda c: c.rank) if not_sevens else playable[0]

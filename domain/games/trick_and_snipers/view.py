@@ -1,0 +1,103 @@
+"""What a seat (or a spectator) may see of a Trick & Snipers game, as JSON-ready dicts.
+
+Never shown before the end: other hands, passed cards before they arrive, the left-over pile.
+"""
+
+from __future__ import annotations
+
+from domain.cards import cards_json
+from domain.games.trick_and_snipers.state import (
+    PASS_COUNT,
+    State,
+    WonTrick,
+    is_terminal,
+    sort_cards,
+    to_act,
+    trick_number,
+    turn,
+)
+from domain.tricks import led_suit, playable_cards, plays_json
+
+
+def legal_actions(state: State, seat: int) -> list[dict]:
+    if not 0 <= seat < state.players:
+        return []
+    hand = sort_cards(state.hands[seat])
+    if state.phase == "passing" and state.passed[seat] is None:
+        return [{"type": "pass_cards", "count": PASS_COUNT, "cards": cards_json(hand)}]
+    if turn(state) == seat:
+        playable = playable_cards(hand, led_suit(state.trick))
+        return [{"type": "play_card", "cards": cards_json(playable)}]
+    return []
+
+
+def result(state: State) -> dict | None:
+    outcome = state.outcome
+    if outcome is None:
+        return None
+    return {
+        "winners": list(outcome.winners),
+        "losers": list(outcome.losers),
+        "final": {seat: dict(figures) for seat, figures in outcome.final.items()},
+    }
+
+
+def view(state: State, seat: int | None = None) -> dict:
+    data: dict = {
+        "round": state.round,
+        "phase": state.phase,
+        "to_act": list(to_act(state)),
+        "seats": [_seat_json(state, s) for s in range(state.players)],
+        "trick": plays_json(state.trick),
+        "leader": state.leader,
+        "trick_number": trick_number(state),
+        "last_trick": _won_json(state.won[-1]) if state.won else None,
+        "commitment": state.commitment,
+    }
+    if is_terminal(state):
+        data["result"] = result(state)
+        data["leftover"] = cards_json(sort_cards(state.leftover))  # T1: shown only at the end
+    if seat is not None and 0 <= seat < state.players:
+        data["you"] = _you(state, seat)
+    return data
+
+
+def _seat_json(state: State, seat: int) -> dict:
+    figures: dict = {
+        "seat": seat,
+        "victory_points": state.victory_points[seat],
+        "tricks_won": state.tricks_won[seat],
+        "hand_count": len(state.hands[seat]),
+        # T5: scoring tricks lie face up, so their cards stay public; others only count.
+        "face_up_tricks": [
+            cards_json(play.card for play in won.plays)
+            for won in state.won
+            if won.winner == seat and won.face_up
+        ],
+    }
+    if state.phase == "passing":
+        figures["has_passed"] = state.passed[seat] is not None  # G3: *that* it chose, not what
+    return figures
+
+
+def _won_json(won: WonTrick) -> dict:
+    return {
+        "seat": won.winner,  # as in the TrickWon event
+        "plays": plays_json(won.plays),
+        "cards": cards_json(play.card for play in won.plays),
+        "winner": won.winner,
+        "point_to": won.point_to,
+        "face_up": won.face_up,
+    }
+
+
+def _you(state: State, seat: int) -> dict:
+    passed = state.passed[seat]
+    received = state.received[seat]
+    return {
+        "seat": seat,
+        "hand": cards_json(sort_cards(state.hands[seat])),
+        "legal_actions": legal_actions(state, seat),
+        "passed_cards": None if passed is None else cards_json(passed),
+        "received_cards": None if received is None else cards_json(received),
+    }

@@ -1,0 +1,45 @@
+"""What a caller may see of a table: the game's own view merged with the seats, and events
+redacted for that caller (G3, API: no card a viewer may not know, until the game is over)."""
+
+from __future__ import annotations
+
+from domain.codec import to_json
+from domain.decider import Event
+from domain.table import BOT, Table
+
+
+def view_table(table: Table, seat: int | None) -> dict:
+    game_view = table.game_type.view(table.game, seat)
+    figures = game_view.pop("seats")
+    view = {
+        "type": table.game_type.id,
+        "status": table.status,
+        **game_view,
+        "seats": [_seat_view(table, index, figures[index]) for index in range(len(table.seats))],
+        "options": dict(table.options),
+    }
+    if not table.started:
+        # Before the deal the game has nothing to ask of anyone.
+        view.update(phase="waiting", to_act=[], round=0)
+        if "you" in view:
+            view["you"]["legal_actions"] = []
+    return view
+
+
+def _seat_view(table: Table, index: int, figures: dict) -> dict:
+    info = table.seats[index]
+    seat = {"seat": index, "name": info.name, "kind": info.kind}
+    if info.kind == BOT:
+        seat["level"] = info.level
+    return {**seat, **figures}
+
+
+def may_see(event: Event, viewer: int | None, finished: bool) -> bool:
+    if finished:
+        return True
+    allowed = event.visible_to()
+    return allowed is None or (viewer is not None and viewer in allowed)
+
+
+def event_data_for(event: Event, viewer: int | None, finished: bool) -> dict:
+    return to_json(event) if may_see(event, viewer, finished) else event.redacted()

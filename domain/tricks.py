@@ -1,0 +1,70 @@
+"""Trick-taking helpers the trick games share (Trick & Snipers, Ouroboros Trick, St Patrick).
+
+A trick is a tuple of `Play`s in the order they were made; its first play sets the led suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from domain.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    seat: int
+    card: Card
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "card": self.card.to_json()}
+
+
+Trick = tuple[Play, ...]
+
+
+def next_seat(seat: int, players: int) -> int:
+    """Clockwise is increasing seat number (G1)."""
+    return (seat + 1) % players
+
+
+def seat_to_play(leader: int, trick: Trick, players: int) -> int:
+    return (leader + len(trick)) % players
+
+
+def led_suit(trick: Trick) -> str | None:
+    return trick[0].card.suit if trick else None
+
+
+def playable_cards(hand: Iterable[Card], led: str | None) -> tuple[Card, ...]:
+    """Must follow suit: the cards of the led suit if the hand has any, otherwise any card."""
+    cards = tuple(hand)
+    following = tuple(card for card in cards if card.suit == led)
+    return following or cards
+
+
+def best_play(trick: Trick, key: Callable[[Play], Any]) -> Play | None:
+    """The play with the highest key; a key of None never wins; on equal keys the later play
+    wins (Ouroboros O3 needs that; with unique cards of one suit it never matters)."""
+    best: Play | None = None
+    best_key: Any = None
+    for play in trick:
+        play_key = key(play)
+        if play_key is not None and (best is None or play_key >= best_key):
+            best, best_key = play, play_key
+    return best
+
+
+def highest_of_led(trick: Trick) -> Play | None:
+    """The play winning so far when only the led suit can win (off-suit cards never win)."""
+    led = led_suit(trick)
+    return best_play(trick, lambda play: play.card.rank if play.card.suit == led else None)
+
+
+def trick_cards(trick: Trick) -> tuple[Card, ...]:
+    return tuple(play.card for play in trick)
+
+
+def plays_json(trick: Trick) -> list[dict]:
+    return [play.to_json() for play in trick]

@@ -1,0 +1,124 @@
+"""`python -m embedded.run` (behind `make run`): services, migrations, API and worker.
+
+Ctrl-C (or SIGTERM) stops the API and the worker, then the embedded servers this launcher owns.
+A second Ctrl-C kills the app processes at once. Exits non-zero if a child dies on its own.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+from embedded.procs import StopSignal, exit_code, spawn, terminate
+from embedded.services import Services, ensure_services, log
+from events.settings import Settings, load_settings
+
+HOST = "127.0.0.1"
+START_TIMEOUT = 60.0
+
+
+def gunicorn_command(settings: Settings) -> list[str]:
+    return [
+        sys.executable, "-m", "gunicorn", "api.wsgi:app",
+        "-b", f"{HOST}:{settings.port}",
+        "-w", str(settings.web_workers),
+        "--threads", str(settings.web_threads),
+        "-k", "gthread",
+        "--log-level", settings.log_level.lower(),
+        "--graceful-timeout", "10",
+    ]  # fmt: skip
+
+
+def worker_commands(settings: Settings) -> list[list[str]]:
+    """One full worker (jobs, outbox relay, sweeper), plus RQ_WORKERS - 1 that only run jobs."""
+    full = [sys.executable, "-m", "workers"]
+    return [full] + [[*full, "--jobs-only"]] * max(0, settings.rq_workers - 1)
+
+
+def _port_in_use(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex((HOST, port)) == 0
+
+
+def _migrate(env: dict[str, str]) -> None:
+    result = subprocess.run([sys.executable, "-m", "events.migrate"], env=env)
+    if result.returncode != 0:
+        raise SystemExit(f"migrations failed (exit {result.returncode})")
+
+
+def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
+    env = dict(os.environ, DATABASE_URL=services.database_url, REDIS_URL=services.redis_url)
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    _migrate(env)
+    if stop.event.is_set():
+        return 0
+    if _port_in_use(settings.port):
+        log(f"port {settings.port} is already in use on {HOST}: set PORT to another one")
+        return 1
+
+    children = {"API (gunicorn)": spawn(gunicorn_command(settings), env)}
+    for i, cmd in enumerate(worker_commands(settings)):
+        children[f"worker {i + 1}"] = spawn(cmd, env)
+    url = f"http://{HOST}:{settings.port}"
+    announced = False
+    deadline = time.monotonic() + START_TIMEOUT
+    rc = 0
+    try:
+        while not stop.event.is_set():
+            dead = [(name, p) for name, p in children.items() if p.poll() is not None]
+            if dead:
+                for name, proc in dead:
+                    log(f"{name} exited with status {exit_code(proc.returncode)}; stopping")
+                rc = 1
+                break
+            if not announced:
+                if _port_in_use(settings.port):
+                    announced = True
+                    print(f"\nCardroom is running at {url}\nAPI docs: {url}/docs\n", flush=True)
+                    print("Press Ctrl-C to stop.", flush=True)
+                elif time.monotonic() > deadline:
+                    log(f"the API did not listen on {url} within {START_TIMEOUT:.0f} s")
+                    rc = 1
+                    break
+            stop.event.wait(0.2)
+    finally:
+        if stop.event.is_set():
+            log("stopping...")
+        procs = list(children.values())
+        # A second Ctrl-C while we wait cuts the grace period short.
+        _terminate_interruptibly(procs, stop)
+    return rc
+
+
+def _terminate_interruptibly(procs: list[subprocess.Popen[bytes]], stop: StopSignal) -> None:
+    count = stop.count
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    deadline = time.monotonic() + 20
+    while any(p.poll() is None for p in procs):
+        if stop.count > count or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    terminate(procs, timeout=0)  # SIGKILL whatever is left, and reap
+
+
+def main() -> int:
+    stop = StopSignal()
+    stop.install()
+    settings = load_settings()
+    services = ensure_services(settings.data_dir)
+    try:
+        if stop.event.is_set():
+            return 0
+        return serve(settings, services, stop)
+    finally:
+        services.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

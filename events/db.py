@@ -1,0 +1,43 @@
+"""The connection pool. Connections start transactions implicitly (autocommit off): callers
+use `with pool.connection() as conn:`, which commits on success and rolls back on error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+
+
+def make_pool(
+    database_url: str,
+    max_size: int,
+    *,
+    min_size: int = 1,
+    statement_timeout_ms: int = 15_000,
+    idle_in_transaction_timeout_ms: int = 60_000,
+    wait_timeout_s: float = 10.0,
+) -> ConnectionPool:
+    # Server-side limits so a stuck request cannot hold a game's row lock (or the global
+    # reader's xmin) for long; the pool wait timeout turns exhaustion into a fast error.
+    options = (
+        f"-c statement_timeout={statement_timeout_ms}"
+        f" -c idle_in_transaction_session_timeout={idle_in_transaction_timeout_ms}"
+    )
+    kwargs: dict[str, Any] = {
+        "autocommit": False,
+        "row_factory": dict_row,
+        "connect_timeout": 5,
+        "options": options,
+    }
+    return ConnectionPool(
+        database_url,
+        min_size=min(min_size, max_size),
+        max_size=max_size,
+        kwargs=kwargs,
+        timeout=wait_timeout_s,
+        max_idle=300,
+        check=ConnectionPool.check_connection,
+        name="cardroom",
+        open=True,
+    )

@@ -1,0 +1,217 @@
+"""The one command handler that the API and the workers both call:
+load -> decide -> append with the expected version -> outbox, all in one transaction."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from uuid import UUID
+
+from domain import table as tables
+from domain.codec import to_json
+from domain.decider import DomainError, Event
+from domain.table import Table
+from events import idempotency, outbox, store
+from events.repository import Repository
+from events.sealing import seal, unseal
+from events.shuffle import fresh_deal
+from events.store import NewEvent, StoredEvent
+
+MAX_ATTEMPTS = 12
+OUTBOX_CHANNEL = "cardroom_outbox"
+
+
+class VersionConflict(DomainError):
+    code = "version-conflict"
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(f"the game is at version {current_version}")
+        self.current_version = current_version
+
+
+class RequestInProgress(DomainError):
+    code = "request-in-progress"
+
+
+class IdempotencyKeyReused(DomainError):
+    code = "idempotency-key-reused"
+
+
+@dataclass(frozen=True)
+class IdempotentRequest:
+    """`key` is the client's Idempotency-Key; only its hash is stored. A `sealed` response
+    (one holding seat tokens) is stored encrypted with the key itself."""
+
+    scope: str
+    key: str
+    request_hash: str
+    sealed: bool = False
+
+    @property
+    def key_hash(self) -> str:
+        return hashlib.sha256(self.key.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def storable(self, body: dict) -> dict:
+        return {"sealed": seal(json.dumps(body), self.key)} if self.sealed else body
+
+    def readable(self, stored: dict) -> dict:
+        return json.loads(unseal(stored["sealed"], self.key)) if self.sealed else stored
+
+
+@dataclass
+class Outcome:
+    game_id: UUID
+    version: int
+    table: Table
+    stored: list[StoredEvent] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    response: tuple[int, dict] | None = None
+    replayed: bool = False
+
+
+Decision = Callable[[Table], list[Event]]
+Respond = Callable[[Outcome], tuple[int, dict]]
+Extra = Callable[[object, Outcome], None]
+
+
+def bot_kind(seat: int) -> str:
+    """The outbox kind of a bot's turn (also part of the RQ job id, so no colons)."""
+    return f"bot-{seat}"
+
+
+def new_events(events: list[Event]) -> list[NewEvent]:
+    return [NewEvent(type(e).__name__, to_json(e), e.actor(), e.visible_to()) for e in events]
+
+
+def with_deals(table: Table, events: list[Event]) -> tuple[Table, list[Event]]:
+    """Apply the decided events, then deal whenever the game waits for a deal."""
+    for event in events:
+        table = tables.evolve(table, event)
+    while (cards := tables.pending_deal(table)) is not None:
+        deal = fresh_deal(cards, len(table.seats), tables.next_fixed_deck(table))
+        dealt = tables.decide(table, deal)
+        for event in dealt:
+            table = tables.evolve(table, event)
+        events = events + dealt
+    return table, events
+
+
+class Handler:
+    def __init__(self, pool, repository: Repository | None = None) -> None:
+        self.pool = pool
+        self.repository = repository or Repository()
+
+    def create(
+        self,
+        game_id: UUID,
+        game_type,
+        command: tables.CreateTable,
+        *,
+        idem: IdempotentRequest | None = None,
+        respond: Respond | None = None,
+        extra: Extra | None = None,
+    ) -> Outcome:
+        events = tables.decide_create(game_type, command)
+        with self.pool.connection() as conn, conn.transaction():
+            replay = _claim(conn, idem)
+            if replay:
+                return replay_outcome(game_id, idem, replay)
+            created, *rest = events
+            table, rest = with_deals(tables.create(game_type, created), rest)
+            events = [created, *rest]
+            store.create_stream(conn, game_id, game_type.id)
+            store.set_stream_status(conn, game_id, table.status)
+            outcome = self._commit(conn, game_id, 0, table, events, idem, respond, extra)
+        return self._committed(outcome)
+
+    def execute(
+        self,
+        game_id: UUID,
+        decision: Decision,
+        *,
+        expected_version: int | None = None,
+        idem: IdempotentRequest | None = None,
+        respond: Respond | None = None,
+        extra: Extra | None = None,
+    ) -> Outcome:
+        for attempt in range(MAX_ATTEMPTS):
+            try:
+                return self._execute_once(game_id, decision, expected_version, idem, respond, extra)
+            except store.VersionConflict as conflict:
+                if expected_version is not None:
+                    raise VersionConflict(conflict.current_version) from None
+                time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+        raise RequestInProgress("the game is too busy right now; try again")
+
+    def _execute_once(self, game_id, decision, expected_version, idem, respond, extra):
+        with self.pool.connection() as conn, conn.transaction():
+            replay = _claim(conn, idem)
+            if replay:
+                return replay_outcome(game_id, idem, replay)
+            table, version = self.repository.load(conn, game_id)
+            if expected_version is not None and expected_version != version:
+                raise VersionConflict(version)
+            before = table.status
+            table, events = with_deals(table, decision(table))
+            if table.status != before:
+                store.set_stream_status(conn, game_id, table.status)
+            outcome = self._commit(conn, game_id, version, table, events, idem, respond, extra)
+        return self._committed(outcome)
+
+    def _committed(self, outcome: Outcome) -> Outcome:
+        # Only a committed state may enter the cache.
+        self.repository.remember(outcome.game_id, outcome.version, outcome.table)
+        return outcome
+
+    def _commit(self, conn, game_id, version, table, events, idem, respond, extra) -> Outcome:
+        stored = store.append(conn, game_id, version, new_events(events))
+        outcome = Outcome(game_id, version + len(events), table, stored, events)
+        self._queue_work(conn, outcome)
+        if extra:
+            extra(conn, outcome)
+        if respond:
+            outcome.response = respond(outcome)
+            if idem:
+                status, body = outcome.response
+                idempotency.complete(conn, idem.scope, idem.key_hash, status, idem.storable(body))
+        return outcome
+
+    def _queue_work(self, conn, outcome: Outcome) -> None:
+        """Write outbox rows for every bot the game now waits on, and for automatic work."""
+        table = outcome.table
+        kinds = [
+            bot_kind(seat)
+            for seat in table.game_type.to_act(table.game)
+            if table.seats[seat].kind == tables.BOT
+        ]
+        automatic = table.game_type.automatic(table.game)
+        if automatic:
+            kinds.append(automatic)
+        for kind in kinds:
+            outbox.add(conn, outcome.game_id, outcome.version, kind)
+        if kinds:
+            conn.execute("SELECT pg_notify(%s, '')", (OUTBOX_CHANNEL,))
+
+
+def _claim(conn, idem: IdempotentRequest | None):
+    if idem is None:
+        return None
+    claim = idempotency.claim(conn, idem.scope, idem.key_hash, idem.request_hash)
+    if claim.kind == "in_progress":
+        raise RequestInProgress("a request with this Idempotency-Key is still being served")
+    if claim.kind == "reused":
+        raise IdempotencyKeyReused("this Idempotency-Key was used with a different request")
+    if claim.kind == "replay":
+        return claim
+    return None
+
+
+def replay_outcome(game_id: UUID, idem: IdempotentRequest, claim) -> Outcome:
+    outcome = Outcome(game_id, -1, None)  # type: ignore[arg-type]
+    outcome.response = (claim.status_code, idem.readable(claim.response))
+    outcome.replayed = True
+    return outcome

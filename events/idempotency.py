@@ -1,0 +1,102 @@
+"""Idempotency keys, claimed and completed in the same transaction as the events they produce.
+
+claim() inserts an 'in_progress' row; the caller appends its events and calls complete() before
+committing, so the row and the events commit (or vanish on rollback) together. A second request
+with the same key while the first is still running gets IN_PROGRESS at once instead of waiting:
+the first holds a transaction-scoped advisory lock on the key until it commits or rolls back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import psycopg
+from psycopg.rows import tuple_row
+from psycopg.types.json import Jsonb
+
+KEEP_HOURS = 24
+
+
+class ClaimKind(StrEnum):
+    NEW = "new"  # yours: do the work, then complete() in the same transaction
+    REPLAY = "replay"  # done before: answer status_code/response again
+    IN_PROGRESS = "in_progress"  # another request with this key is running now
+    REUSED = "reused"  # the key was used for a different request
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    kind: ClaimKind
+    status_code: int | None = None
+    response: Any = None
+
+
+def request_hash(*parts: str | bytes) -> str:
+    """A fingerprint of the request (method, path, canonical body...) to detect key reuse."""
+    digest = hashlib.sha256()
+    for part in parts:
+        raw = part.encode("utf-8") if isinstance(part, str) else part
+        digest.update(len(raw).to_bytes(8, "big") + raw)  # length-prefixed: no ambiguity
+    return digest.hexdigest()
+
+
+# One statement: try the key's advisory lock and insert only if it was free. A plain
+# INSERT ... ON CONFLICT would instead block until the other transaction ends.
+_CLAIM = """
+WITH lock AS (
+    SELECT pg_try_advisory_xact_lock(hashtextextended(%(scope)s || chr(31) || %(key)s, 0)) AS got),
+ins AS (
+    INSERT INTO idempotency (key_scope, key, request_hash, status)
+    SELECT %(scope)s, %(key)s, %(hash)s, 'in_progress' FROM lock WHERE got
+    ON CONFLICT DO NOTHING RETURNING 1)
+SELECT got, EXISTS (SELECT 1 FROM ins) FROM lock"""
+
+
+def claim(conn: psycopg.Connection, scope: str, key: str, request_hash: str) -> Claim:
+    cur = conn.cursor(row_factory=tuple_row)
+    got_lock, inserted = cur.execute(
+        _CLAIM, {"scope": scope, "key": key, "hash": request_hash}
+    ).fetchone()
+    if inserted:
+        return Claim(ClaimKind.NEW)
+    if not got_lock:
+        return Claim(ClaimKind.IN_PROGRESS)
+    # We hold the lock, so the row is committed and final (a new statement sees it).
+    row = cur.execute(
+        "SELECT request_hash, status, status_code, response FROM idempotency"
+        " WHERE key_scope = %s AND key = %s",
+        (scope, key),
+    ).fetchone()
+    if row is None:  # purged between the two statements: rare, let the client retry
+        return Claim(ClaimKind.IN_PROGRESS)
+    stored_hash, status, status_code, response = row
+    if stored_hash != request_hash:
+        return Claim(ClaimKind.REUSED)
+    if status != "done":  # committed without complete(): treat as still running
+        return Claim(ClaimKind.IN_PROGRESS)
+    return Claim(ClaimKind.REPLAY, status_code, response)
+
+
+def complete(
+    conn: psycopg.Connection, scope: str, key: str, status_code: int, response: Any
+) -> None:
+    cur = conn.execute(
+        "UPDATE idempotency SET status = 'done', status_code = %s, response = %s"
+        " WHERE key_scope = %s AND key = %s AND status = 'in_progress'",
+        (status_code, Jsonb(response), scope, key),
+    )
+    if cur.rowcount != 1:
+        raise LookupError(f"no idempotency claim in progress for {scope}/{key}")
+
+
+def purge_expired(conn: psycopg.Connection, older_than_hours: float = KEEP_HOURS) -> int:
+    """Deletes keys older than the given age (never less than 24 h); returns how many."""
+    hours = max(older_than_hours, KEEP_HOURS)
+    cur = conn.execute(
+        "DELETE FROM idempotency WHERE created_at < now() - make_interval(secs => %s)",
+        (hours * 3600,),
+    )
+    return cur.rowcount

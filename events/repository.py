@@ -1,0 +1,68 @@
+"""Loads a table by folding its events: a per-process cache of (version, state) plus the tail.
+
+The cache is an optimisation only: every load reads the events after the cached version, so a
+write from another process is always seen, and the cost of a load does not grow with the game.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from uuid import UUID
+
+from domain import table as tables
+from domain.codec import from_json
+from domain.decider import Event
+from domain.games import get_game_type
+from events import store
+from events.store import StoredEvent
+
+
+class GameNotFound(Exception):
+    pass
+
+
+def decode(game_type_id: str, stored: StoredEvent) -> Event:
+    cls = tables.event_class(get_game_type(game_type_id), stored.type)
+    return from_json(cls, stored.data)
+
+
+def fold_events(table: tables.Table | None, stored_events: list[StoredEvent]) -> tables.Table:
+    for stored in stored_events:
+        if table is None:
+            created = from_json(tables.TableCreated, stored.data)
+            table = tables.create(get_game_type(created.game_type), created)
+            continue
+        table = tables.evolve(table, decode(table.game_type.id, stored))
+    if table is None:
+        raise GameNotFound("no events")
+    return table
+
+
+class Repository:
+    def __init__(self, capacity: int = 5000) -> None:
+        self._cache: OrderedDict[UUID, tuple[int, tables.Table]] = OrderedDict()
+        self._capacity = capacity
+        self._lock = threading.Lock()
+
+    def load(self, conn, game_id: UUID) -> tuple[tables.Table, int]:
+        with self._lock:
+            cached = self._cache.get(game_id)
+        version, table = cached if cached else (0, None)
+        tail = store.read_stream(conn, game_id, after=version)
+        if table is None and not tail:
+            raise GameNotFound(str(game_id))
+        if tail:
+            table = fold_events(table, tail)
+            version = tail[-1].version
+            self.remember(game_id, version, table)
+        return table, version
+
+    def remember(self, game_id: UUID, version: int, table: tables.Table) -> None:
+        with self._lock:
+            current = self._cache.get(game_id)
+            if current is None or current[0] < version:
+                self._cache[game_id] = (version, table)
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > self._capacity:
+                self._cache.popitem(last=False)

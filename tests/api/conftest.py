@@ -1,0 +1,62 @@
+"""The app on a real migrated database and real Redis, a test client, and a worker process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from api import create_app
+from events.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def settings(database_url: str, redis_url: str, queue_name: str) -> Settings:
+    return Settings(
+        database_url=database_url,
+        redis_url=redis_url,
+        allow_fixed_deck=True,
+        queue_name=queue_name,
+        log_level="WARNING",
+        db_pool_size=8,
+        sweep_after_seconds=2.0,
+    )
+
+
+@pytest.fixture(scope="session")
+def app(settings: Settings):
+    app = create_app(settings)
+    app.config["TESTING"] = True
+    yield app
+    app.extensions["cardroom"].pool.close()
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def worker(settings: Settings) -> Iterator[subprocess.Popen]:
+    """A real `python -m workers` process (RQ worker, relay, sweeper) on this session's queue."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": settings.database_url,
+        "REDIS_URL": settings.redis_url,
+        "RQ_QUEUE": settings.queue_name,
+        "SWEEP_AFTER_SECONDS": "2",
+        "LOG_LEVEL": "WARNING",
+    }
+    process = subprocess.Popen([sys.executable, "-m", "workers"], cwd=ROOT, env=env)
+    yield process
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()

@@ -1,0 +1,69 @@
+"""Playing through the HTTP API the way an outside client would: actions built mechanically
+from `you.legal_actions` templates."""
+
+from __future__ import annotations
+
+import random
+import time
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create_game(client, game_type: str, seats: list[dict], options: dict | None = None, **kw):
+    body = {"type": game_type, "seats": seats, "options": options or {}}
+    response = client.post("/games", json=body, **kw)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def humans(count: int) -> list[dict]:
+    return [{"kind": "human", "name": f"player {i}"} for i in range(count)]
+
+
+def tokens_of(created: dict) -> dict[int, str]:
+    return {entry["seat"]: entry["token"] for entry in created["tokens"]}
+
+
+def action_from(template: dict, rng: random.Random) -> dict:
+    """The API's rule: min/max -> count; count+cards -> that many cards; cards -> one card."""
+    action = {"type": template["type"]}
+    if "min" in template:
+        action["count"] = rng.randint(template["min"], template["max"])
+    elif "count" in template and "cards" in template:
+        action["cards"] = rng.sample(template["cards"], template["count"])
+    elif "cards" in template:
+        action["card"] = rng.choice(template["cards"])
+    return action
+
+
+def play_one(client, game_id: str, seat: int, token: str, rng: random.Random) -> dict:
+    mine = client.get(f"/games/{game_id}", headers=auth(token)).get_json()
+    template = rng.choice(mine["you"]["legal_actions"])
+    response = client.post(
+        f"/games/{game_id}/actions", json=action_from(template, rng), headers=auth(token)
+    )
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def play_to_end(client, game_id: str, tokens: dict[int, str], seed: int = 0, limit: int = 500):
+    rng = random.Random(seed)
+    for _ in range(limit):
+        game = client.get(f"/games/{game_id}").get_json()
+        if game["status"] == "finished":
+            return game
+        seat = game["to_act"][0]
+        play_one(client, game_id, seat, tokens[seat], rng)
+    raise AssertionError("the game did not end")
+
+
+def wait_for(client, game_id: str, predicate, timeout: float = 30.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        game = client.get(f"/games/{game_id}").get_json()
+        if predicate(game):
+            return game
+        time.sleep(0.05)
+    raise AssertionError(f"timed out; the game is at version {game['version']}: {game['to_act']}")

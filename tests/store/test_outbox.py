@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+from uuid import uuid4
+
+from events import outbox
+
+
+def test_adding_the_same_work_twice_keeps_one_row(connect):
+    conn = connect()
+    game = uuid4()
+    assert outbox.add(conn, game, 3, "bot:1", {"seat": 1}) is True
+    assert outbox.add(conn, game, 3, "bot:1") is False
+    assert outbox.add(conn, game, 3, "scoring") is True
+    conn.commit()
+    rows = conn.execute("SELECT kind FROM outbox WHERE game_id = %s ORDER BY kind", (game,))
+    assert rows.fetchall() == [("bot:1",), ("scoring",)]
+
+
+def drain(conn) -> None:
+    """Marks everything earlier tests left pending as enqueued, so each test sees its own."""
+    outbox.mark_enqueued(conn, [item.id for item in outbox.claim_pending(conn, 10_000)])
+    conn.commit()
+
+
+def test_claim_pending_skips_rows_another_relay_has_locked(connect):
+    first, second = connect(), connect()
+    drain(first)
+    game = uuid4()
+    for version in range(1, 5):
+        outbox.add(first, game, version, "bot:0")
+    first.commit()
+    mine = outbox.claim_pending(first, limit=2)
+    theirs = outbox.claim_pending(second, limit=10)
+    assert [i.version for i in mine] == [1, 2]
+    assert [i.version for i in theirs] == [3, 4]
+    assert mine[0].job_id == f"{game}_1_bot:0"
+    outbox.mark_enqueued(first, [i.id for i in mine])
+    first.commit()
+    second.rollback()  # the relay crashed before enqueueing: its rows come back
+    assert [i.version for i in outbox.claim_pending(second, limit=10)] == [3, 4]
+
+
+def test_stale_lists_work_enqueued_but_not_done(connect):
+    conn = connect()
+    drain(conn)
+    game = uuid4()
+    outbox.add(conn, game, 1, "bot:2")
+    outbox.add(conn, game, 2, "scoring")
+    conn.commit()
+    outbox.mark_enqueued(conn, [i.id for i in outbox.claim_pending(conn)])
+    conn.commit()
+    conn.execute("UPDATE outbox SET enqueued_at = enqueued_at - interval '1 minute'")
+    assert outbox.mark_done(conn, game, 1, "bot:2") is True
+    assert outbox.mark_done(conn, game, 1, "bot:2") is False
+    conn.commit()
+    stale = [i for i in outbox.stale(conn, older_than_seconds=5) if i.game_id == game]
+    assert [(i.version, i.kind) for i in stale] == [(2, "scoring")]
+    assert [i for i in outbox.stale(conn, older_than_seconds=3600) if i.game_id == game] == []

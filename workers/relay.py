@@ -1,0 +1,75 @@
+"""The outbox relay: turns committed outbox rows into RQ jobs, woken by NOTIFY, polling as a
+fallback; and the sweeper, which re-enqueues work that was enqueued but never finished
+(Redis restarted, a worker killed)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import psycopg
+
+from events import outbox
+from events.handler import OUTBOX_CHANNEL
+from events.outbox import OutboxItem
+from workers import context
+from workers.jobs import run_bot_turn
+
+log = logging.getLogger("cardroom.relay")
+BATCH = 100
+
+
+def enqueue(row: OutboxItem) -> None:
+    kind = row.kind
+    if not kind.startswith("bot-"):
+        log.error("no job for outbox kind %s", kind)
+        return
+    context.queue().enqueue(
+        run_bot_turn,
+        str(row.game_id),
+        row.version,
+        int(kind.removeprefix("bot-")),
+        job_id=row.job_id,
+        result_ttl=300,
+        failure_ttl=86400,
+    )
+
+
+def relay_pending() -> int:
+    with context.handler().pool.connection() as conn, conn.transaction():
+        rows = outbox.claim_pending(conn, BATCH)
+        for row in rows:
+            enqueue(row)
+        outbox.mark_enqueued(conn, [row.id for row in rows])
+    return len(rows)
+
+
+def sweep_stale(older_than_seconds: float) -> int:
+    with context.handler().pool.connection() as conn, conn.transaction():
+        rows = outbox.stale(conn, older_than_seconds)
+        for row in rows:
+            log.warning("re-enqueueing stuck work %s", row.job_id)
+            enqueue(row)
+        outbox.mark_enqueued(conn, [row.id for row in rows])
+    return len(rows)
+
+
+def relay_forever(stop: threading.Event, poll_seconds: float = 1.0) -> None:
+    with psycopg.connect(context.settings().database_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {OUTBOX_CHANNEL}")
+        while not stop.is_set():
+            try:
+                while relay_pending() == BATCH:
+                    pass
+            except Exception:
+                log.exception("relay failed; retrying")
+            for _ in listener.notifies(timeout=poll_seconds, stop_after=1):
+                pass
+
+
+def sweep_forever(stop: threading.Event, every_seconds: float = 2.0) -> None:
+    while not stop.wait(every_seconds):
+        try:
+            sweep_stale(context.settings().sweep_after_seconds)
+        except Exception:
+            log.exception("sweep failed; retrying")
