@@ -7,7 +7,7 @@ from uuid import UUID
 from flask import request
 
 from api.problems import Problem
-from events import seat_tokens
+from api.services import services
 
 MAX_TOKEN_LENGTH = 256
 
@@ -29,7 +29,7 @@ def caller_seat(conn, game_id: UUID, token: str | None) -> int | None:
         return None
     seat = None
     if len(token) <= MAX_TOKEN_LENGTH:
-        seat = seat_tokens.seat_for_token(conn, game_id, token)
+        seat = services().handler.tokens.seat_for(conn, game_id, token)
     if seat is None:
         raise Problem("unauthorized", "this token is not valid for this game")
     return seat

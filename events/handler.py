@@ -18,6 +18,7 @@ from domain.table import Table
 from events import idempotency, outbox, store
 from events.repository import Repository
 from events.sealing import seal, unseal
+from events.seat_tokens import SeatTokens
 from events.shuffle import fresh_deal
 from events.store import NewEvent, StoredEvent
 
@@ -104,6 +105,7 @@ class Handler:
     def __init__(self, pool, repository: Repository | None = None) -> None:
         self.pool = pool
         self.repository = repository or Repository()
+        self.tokens = SeatTokens()
 
     def create(
         self,
@@ -168,7 +170,9 @@ class Handler:
         return outcome
 
     def _commit(self, conn, game_id, version, table, events, idem, respond, extra) -> Outcome:
-        stored = store.append(conn, game_id, version, new_events(events))
+        # No NOTIFY per append yet: nothing listens to game events until live streams exist,
+        # and NOTIFY serializes every commit on a server-wide lock.
+        stored = store.append(conn, game_id, version, new_events(events), notify=False)
         outcome = Outcome(game_id, version + len(events), table, stored, events)
         self._queue_work(conn, outcome)
         if extra:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -38,12 +39,11 @@ def with_database(url: str, dbname: str) -> str:
     return make_conninfo(url, dbname=dbname)
 
 
-@pytest.fixture(scope="session")
-def database_url() -> Iterator[str]:
+@contextmanager
+def temporary_database(server_url: str, name: str) -> Iterator[str]:
+    """A migrated database on the server of server_url, dropped afterwards."""
     from events.migrate import apply_migrations
 
-    server_url = _required_env("DATABASE_URL")
-    name = f"cardroom_test_{SESSION_ID}"
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     url = with_database(server_url, name)
@@ -55,6 +55,21 @@ def database_url() -> Iterator[str]:
             conn.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
+
+
+@pytest.fixture(scope="session")
+def database_url() -> Iterator[str]:
+    with temporary_database(_required_env("DATABASE_URL"), f"cardroom_test_{SESSION_ID}") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def private_database_url() -> Iterator[str]:
+    """A database of this module's own, for tests that must not share it with a running
+    worker process (whose relay would take their outbox rows)."""
+    name = f"cardroom_test_{SESSION_ID}_{uuid.uuid4().hex[:6]}"
+    with temporary_database(_required_env("DATABASE_URL"), name) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

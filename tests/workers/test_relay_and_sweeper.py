@@ -1,0 +1,83 @@
+"""The outbox relay and the sweeper against real Postgres, Redis and RQ (no worker process:
+the test runs the RQ worker in burst mode itself, so it controls when jobs run)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from rq import SimpleWorker
+from rq.serializers import JSONSerializer
+
+from domain import table as tables
+from domain.games import get_game_type
+from workers import context
+from workers.relay import relay_pending, sweep_stale
+
+
+@pytest.fixture()
+def worker_context(monkeypatch, private_database_url, redis_url):
+    """Point this process's worker context at the test database and a queue of its own."""
+    monkeypatch.setenv("DATABASE_URL", private_database_url)
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setenv("RQ_QUEUE", f"sweeper-test-{uuid.uuid4().hex[:8]}")
+    for cached in (context.settings, context.handler, context.redis_connection):
+        cached.cache_clear()
+    yield context
+    context.queue().delete(delete_jobs=True)
+    context.handler().pool.close()
+    for cached in (context.settings, context.handler, context.redis_connection):
+        cached.cache_clear()
+
+
+def bot_table(ctx) -> uuid.UUID:
+    game_id = uuid.uuid4()
+    seats = (tables.SeatInfo(tables.BOT, level="random"),) * 3
+    ctx.handler().create(game_id, get_game_type("trick_and_snipers"), tables.CreateTable(seats, {}))
+    return game_id
+
+
+def run_jobs(ctx) -> None:
+    SimpleWorker([ctx.queue()], connection=ctx.redis_connection(), serializer=JSONSerializer).work(
+        burst=True
+    )
+
+
+def version_of(ctx, game_id: uuid.UUID) -> int:
+    with ctx.handler().pool.connection() as conn:
+        return ctx.handler().repository.load(conn, game_id)[1]
+
+
+def test_the_relay_turns_outbox_rows_into_jobs_that_move_the_bots(worker_context):
+    game_id = bot_table(worker_context)
+    before = version_of(worker_context, game_id)
+    assert relay_pending() >= 3  # three bots must pass cards
+    run_jobs(worker_context)
+    assert version_of(worker_context, game_id) > before
+
+
+def test_the_sweeper_re_enqueues_work_that_redis_lost(worker_context):
+    game_id = bot_table(worker_context)
+    before = version_of(worker_context, game_id)
+    relay_pending()
+    worker_context.queue().empty()  # Redis restarted: the jobs are gone, the outbox remains
+    run_jobs(worker_context)
+    assert version_of(worker_context, game_id) == before
+    assert sweep_stale(older_than_seconds=0) >= 3
+    run_jobs(worker_context)
+    assert version_of(worker_context, game_id) > before
+
+
+def test_a_duplicated_job_acts_once(worker_context):
+    game_id = bot_table(worker_context)
+    before = version_of(worker_context, game_id)
+    relay_pending()
+    sweep_stale(older_than_seconds=0)  # the same jobs again, as after a false alarm
+    run_jobs(worker_context)
+    with worker_context.handler().pool.connection() as conn:
+        passes = conn.execute(
+            "SELECT seat, count(*) AS n FROM events WHERE game_id = %s AND type = 'CardsPassed'"
+            " AND version > %s GROUP BY seat",
+            (game_id, before),
+        ).fetchall()
+    assert passes and all(row["n"] == 1 for row in passes)
