@@ -47,3 +47,27 @@ def test_a_game_answers_if_none_match_with_304_until_it_changes(client):
     again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 200
     assert again.headers["ETag"] == f'"{created["version"] + 1}"'
+
+
+def test_a_fixed_deck_is_dealt_in_order_and_its_leftovers_stay_hidden(client):
+    deck = [
+        {"suit": suit, "rank": rank}
+        for suit in ("blue", "green", "yellow", "red")
+        for rank in range(12, 0, -1)
+    ]
+    game = create_game(
+        client, "trick_and_snipers", humans(4), {"deck": deck, "first_leader": 2}
+    )
+    tokens = tokens_of(game)
+    for seat in range(4):
+        mine = client.get(f"/games/{game['id']}", headers=auth(tokens[seat])).get_json()
+        hand = mine["you"]["hand"]
+        assert sorted(map(str, hand)) == sorted(map(str, deck[seat * 11 : (seat + 1) * 11]))
+    assert game["leader"] == 2 and game["options"] == {"first_leader": 2}
+    spectator_events = client.get(f"/games/{game['id']}/events").get_json()["events"]
+    assert "rank" not in str(spectator_events)  # no card is public before the first play
+    final = play_to_end(client, game["id"], tokens, seed=9)
+    events = client.get(f"/games/{game['id']}/events?limit=1000").get_json()["events"]
+    chosen = next(e for e in events if e["type"] == "FixedDecksChosen")
+    assert chosen["data"]["decks"] == [deck]
+    assert final["status"] == "finished"
