@@ -73,7 +73,7 @@ def create_game():
 
 def _split_deck_options(options: dict) -> tuple[dict, tuple[tuple[Card, ...], ...]]:
     given = {key: options[key] for key in DECK_OPTIONS if key in options}
-    rest = {key: value for key, value in options.items() if key not in DECK_OPTIONS}
+    rest = {key: _whole(value) for key, value in options.items() if key not in DECK_OPTIONS}
     if not given:
         return rest, ()
     if not services().settings.allow_fixed_deck:
@@ -87,6 +87,11 @@ def _split_deck_options(options: dict) -> tuple[dict, tuple[tuple[Card, ...], ..
     parsed = DeckOptionsSchema().load(given)
     decks = [parsed["deck"]] if "deck" in parsed else parsed["decks"]
     return rest, tuple(tuple(Card.from_json(c) for c in deck) for deck in decks)
+
+
+def _whole(value: object) -> object:
+    """`2.0` is the same JSON number as `2`: the games take integer options as ints."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/join")

@@ -91,7 +91,12 @@ def register_error_handlers(app: Flask) -> None:
     def _http(error: HTTPException):
         status = error.code or 500
         code = CODE_OF_HTTP_STATUS.get(status, "http-error")
-        return problem_response(status, code, error.description or code)
+        response = problem_response(status, code, error.description or code)
+        # Keep what the exception says about itself, e.g. the `Allow` of a 405 (RFC 9110).
+        for name, value in error.get_headers():
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):

@@ -21,7 +21,8 @@ ALL_SUITS = (
 
 
 class StrictInteger(fields.Integer):
-    """An integer that is not a bool, a float or a numeric string."""
+    """An integer that is not a bool, a fraction or a numeric string. A whole float (`2.0`) is
+    the same JSON number as `2`, so it is taken as that integer."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(strict=True, **kwargs)
@@ -29,6 +30,8 @@ class StrictInteger(fields.Integer):
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool):
             raise ValidationError("Not a valid integer.")
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
         return super()._deserialize(value, attr, data, **kwargs)
 
 

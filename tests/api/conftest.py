@@ -7,11 +7,15 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from api import create_app
 from events.settings import Settings
+from tests.api.spec import check_response
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,3 +64,21 @@ def worker(settings: Settings) -> Iterator[subprocess.Popen]:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+class SpecCheckingClient(FlaskClient):
+    """A test client that holds every response it gets to openapi.yaml."""
+
+    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
+        response = super().open(*args, **kwargs)
+        request = response.request
+        check_response(request.method, request.path, response)
+        return response
+
+
+@pytest.fixture(autouse=True)
+def responses_match_the_spec(app) -> Iterator[None]:
+    """Every `client` the tests here make checks each response against the spec."""
+    app.test_client_class = SpecCheckingClient
+    yield
+    app.test_client_class = None

@@ -55,9 +55,7 @@ def test_a_fixed_deck_is_dealt_in_order_and_its_leftovers_stay_hidden(client):
         for suit in ("blue", "green", "yellow", "red")
         for rank in range(12, 0, -1)
     ]
-    game = create_game(
-        client, "trick_and_snipers", humans(4), {"deck": deck, "first_leader": 2}
-    )
+    game = create_game(client, "trick_and_snipers", humans(4), {"deck": deck, "first_leader": 2})
     tokens = tokens_of(game)
     for seat in range(4):
         mine = client.get(f"/games/{game['id']}", headers=auth(tokens[seat])).get_json()
