@@ -34,8 +34,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Starts its own service in a throwaway dir; BENCH_ARGS="--url URL ..." targets a running one.
+BENCH_ARGS ?= --start
 bench: $(STAMP)
-	$(BIN)/python bench/actions.py
+	$(BIN)/python bench/actions.py $(BENCH_ARGS)
 
 # Stops embedded servers left running in $(DATA_DIR), then deletes it.
 clean-data:

@@ -1,0 +1,240 @@
+"""HTTP players for the benchmarks: Trick & Snipers games driven through the public API.
+
+Every action is built mechanically from a `you.legal_actions` template (API.md): `min`/`max`
+-> `count`; `count` + `cards` -> that many cards; `cards` alone -> one `card`.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import requests
+
+GAME_TYPE = "trick_and_snipers"
+HUMAN_SEATS = 4
+BOT_LEVEL = "basic"
+TIMEOUT = 30.0
+PLAY = "CardPlayed"
+MOVE_TYPES = ("CardsPassed", PLAY)
+Move = tuple[int, int, str, datetime]  # version, seat, event type, recorded_at
+
+
+class BenchError(RuntimeError):
+    """The service answered something a well-behaved client cannot continue from."""
+
+
+def build_action(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    action: dict[str, Any] = {"type": template["type"]}
+    if "min" in template and "max" in template:
+        action["count"] = rng.randint(template["min"], template["max"])
+    elif "count" in template and "cards" in template:
+        action["cards"] = rng.sample(template["cards"], template["count"])
+    elif "cards" in template:
+        action["card"] = rng.choice(template["cards"])
+    return action
+
+
+class Api:
+    """One keep-alive session (so one client thread = one TCP connection)."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base = base_url.rstrip("/")
+        self.session = requests.Session()
+
+    def close(self) -> None:
+        self.session.close()
+
+    def call(
+        self, method: str, path: str, token: str | None = None, **kwargs: Any
+    ) -> tuple[requests.Response, float]:
+        """The response and its latency in seconds."""
+        headers = kwargs.pop("headers", {})
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        started = time.perf_counter()
+        response = self.session.request(
+            method, self.base + path, headers=headers, timeout=TIMEOUT, **kwargs
+        )
+        return response, time.perf_counter() - started
+
+    def create_game(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
+        response, _ = self.call("POST", "/games", json={"type": GAME_TYPE, "seats": seats})
+        expect(response, 201)
+        return response.json()
+
+    def state(self, game_id: str, token: str) -> dict[str, Any]:
+        response, _ = self.call("GET", f"/games/{game_id}", token)
+        expect(response, 200)
+        return response.json()
+
+
+def expect(response: requests.Response, status: int) -> None:
+    if response.status_code != status:
+        raise BenchError(
+            f"{response.request.method} {response.url}: {response.status_code}"
+            f" {response.text[:300]}"
+        )
+
+
+def parse_time(value: str) -> datetime:
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+# --- 4 humans --------------------------------------------------------------------------------
+
+
+@dataclass
+class HumanResults:
+    """Latencies (s) of POST /games/{id}/actions, per game in play order, plus totals."""
+
+    games: list[list[float]] = field(default_factory=list)
+    state_reads: list[float] = field(default_factory=list)
+    errors: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add_game(self, latencies: list[float], reads: list[float]) -> None:
+        with self.lock:
+            self.games.append(latencies)
+            self.state_reads.extend(reads)
+
+    def add_error(self) -> None:
+        with self.lock:
+            self.errors += 1
+
+
+def play_human_game(
+    apis: list[Api], rng: random.Random, on_action
+) -> tuple[list[float], list[float]]:
+    """Plays one 4-human game to the end, seat s through apis[s % len(apis)] (one session for
+    all seats, or one each); returns (action latencies, state-read latencies)."""
+    seats = [{"kind": "human", "name": f"bench{i}"} for i in range(HUMAN_SEATS)]
+    game = apis[0].create_game(seats)
+    game_id = game["id"]
+    tokens = {t["seat"]: t["token"] for t in game["tokens"]}
+    latencies: list[float] = []
+    reads: list[float] = []
+    while game["status"] != "finished":
+        if not game["to_act"]:  # nobody to act yet (e.g. a worker's automatic step)
+            time.sleep(0.01)
+            game = apis[0].state(game_id, tokens[0])
+            continue
+        seat = game["to_act"][0]
+        api = apis[seat % len(apis)]
+        response, read = api.call("GET", f"/games/{game_id}", tokens[seat])
+        expect(response, 200)
+        reads.append(read)
+        templates = response.json()["you"]["legal_actions"]
+        if not templates:
+            raise BenchError(f"seat {seat} is in to_act but has no legal action")
+        action = build_action(templates[0], rng)
+        response, latency = api.call("POST", f"/games/{game_id}/actions", tokens[seat], json=action)
+        expect(response, 201)
+        latencies.append(latency)
+        on_action()
+        game = response.json()["game"]
+    return latencies, reads
+
+
+# --- 1 human + 3 bots ------------------------------------------------------------------------
+
+
+@dataclass
+class BotResults:
+    """Bot reaction times (s) from the server's `recorded_at` timestamps."""
+
+    after_human: list[float] = field(default_factory=list)  # human move -> next (bot) move
+    any_hop: list[float] = field(default_factory=list)  # any move -> the bot move after it
+    games: int = 0
+    errors: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add_game(self, after_human: list[float], hops: list[float]) -> None:
+        with self.lock:
+            self.after_human.extend(after_human)
+            self.any_hop.extend(hops)
+            self.games += 1
+
+    def add_error(self) -> None:
+        with self.lock:
+            self.errors += 1
+
+
+def play_bot_game(
+    api: Api, rng: random.Random, poll: float, on_action
+) -> tuple[list[float], list[float]]:
+    """Plays seat 0 against 3 basic bots; returns (human->bot delays, all ->bot delays)."""
+    seats = [{"kind": "human", "name": "bench"}] + [{"kind": "bot", "level": BOT_LEVEL}] * 3
+    game = api.create_game(seats)
+    game_id, token = game["id"], game["tokens"][0]["token"]
+    bots = {s["seat"] for s in game["seats"] if s["kind"] == "bot"}
+    human_versions: list[int] = []
+    etag = ""
+    while True:
+        response, _ = api.call("GET", f"/games/{game_id}", token, headers={"If-None-Match": etag})
+        if response.status_code == 304:
+            time.sleep(poll)
+            continue
+        expect(response, 200)
+        etag = response.headers.get("ETag", "")
+        state = response.json()
+        if state["status"] == "finished":
+            break
+        templates = state["you"]["legal_actions"]
+        if not templates:
+            time.sleep(poll)
+            continue
+        action = build_action(templates[0], rng)
+        response, _ = api.call("POST", f"/games/{game_id}/actions", token, json=action)
+        expect(response, 201)
+        on_action()
+        body = response.json()
+        first = body["events"][0]
+        human_versions.append(first["version"])
+        if bots & set(body["game"]["to_act"]):
+            time.sleep(poll)
+    moves = _moves(api, game_id, token)
+    return _bot_delays(moves, bots, set(human_versions))
+
+
+def _moves(api: Api, game_id: str, token: str) -> list[Move]:
+    """Every move of the game: (version, seat, recorded_at)."""
+    events: list[dict[str, Any]] = []
+    after = 0
+    while True:
+        response, _ = api.call(
+            "GET", f"/games/{game_id}/events", token, params={"after": after, "limit": 1000}
+        )
+        expect(response, 200)
+        page = response.json()["events"]
+        if not page:
+            break
+        events.extend(page)
+        after = page[-1]["version"]
+    # A move is a seat's CardsPassed or CardPlayed (other events with a seat ride along).
+    return [
+        (event["version"], event["seat"], event["type"], parse_time(event["recorded_at"]))
+        for event in events
+        if event["type"] in MOVE_TYPES and event["seat"] is not None
+    ]
+
+
+def _bot_delays(
+    moves: list[Move], bots: set[int], human_versions: set[int]
+) -> tuple[list[float], list[float]]:
+    after_human: list[float] = []
+    hops: list[float] = []
+    for (version, _, _, at), (_, next_seat, next_type, next_at) in zip(
+        moves, moves[1:], strict=False
+    ):
+        if next_seat not in bots or next_type != PLAY:
+            continue  # only a bot's play reacts to the move before it (passes are parallel)
+        delay = (next_at - at).total_seconds()
+        hops.append(delay)
+        if version in human_versions:
+            after_human.append(delay)
+    return after_human, hops

@@ -1,0 +1,111 @@
+"""Starting the service for a benchmark (`--start`) the way `make run` does, and finding the
+Postgres it uses."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import requests
+
+REPO = Path(__file__).resolve().parents[1]
+READY_TIMEOUT = 120.0
+STOP_TIMEOUT = 30.0
+
+
+@dataclass
+class Service:
+    url: str
+    database_url: str | None
+    data_dir: str | None  # the embedded servers' dir, when the bench started them
+    log_path: str | None
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def started_service() -> Iterator[Service]:
+    """`python -m embedded.run` on a free port with a throwaway DATA_DIR (or the DATABASE_URL /
+    REDIS_URL of the environment); stopped, and its dir removed, on exit."""
+    tmp = tempfile.mkdtemp(prefix="cardroom-bench-")
+    port = free_port()
+    env = dict(os.environ, DATA_DIR=tmp, PORT=str(port), PYTHONUNBUFFERED="1")
+    env.setdefault("RQ_QUEUE", f"bench-{os.getpid()}")  # never share a queue with others
+    log_path = os.path.join(tmp, "service.log")
+    log = open(log_path, "wb")  # noqa: SIM115 - closed in finally
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "embedded.run"],
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # a Ctrl-C of the bench reaches it only through stop()
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(url, proc, log_path)
+        database_url = os.environ.get("DATABASE_URL") or embedded_database_url(tmp)
+        yield Service(url, database_url, tmp, log_path)
+    finally:
+        _stop(proc)
+        log.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _wait_ready(url: str, proc: subprocess.Popen[bytes], log_path: str) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the service exited ({proc.returncode}); see {_tail(log_path)}")
+        try:
+            if requests.get(f"{url}/readyz", timeout=2).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.3)
+    raise SystemExit(f"the service was not ready within {READY_TIMEOUT:.0f} s: {_tail(log_path)}")
+
+
+def _tail(path: str, lines: int = 20) -> str:
+    text = Path(path).read_text(errors="replace").splitlines()
+    return "\n".join(text[-lines:])
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM: embedded.run stops gunicorn, the worker and its embedded servers."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def embedded_database_url(data_dir: str) -> str | None:
+    """The URL of the embedded Postgres running in data_dir, or None if none runs there.
+
+    Only attaches: the launcher that owns data_dir keeps the server (we never take its lock).
+    """
+    if not (Path(data_dir) / "postgres" / "postmaster.pid").exists():
+        return None
+    from embedded.services import ensure_services
+
+    # REDIS_URL set to anything keeps ensure_services from touching Redis.
+    services = ensure_services(data_dir, env={"REDIS_URL": "redis://unused"})
+    return services.database_url

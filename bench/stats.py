@@ -1,0 +1,71 @@
+"""Small statistics and progress helpers for the benchmarks (stdlib only)."""
+
+from __future__ import annotations
+
+import math
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+
+def percentile(values: Sequence[float], pct: float) -> float:
+    """Nearest-rank percentile; NaN for an empty sample."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    rank = max(1, math.ceil(pct / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def ms(seconds: float) -> float:
+    return seconds * 1000.0
+
+
+class Counter:
+    """A thread-safe counter of events, for progress lines and rates."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.value = 0
+
+    def add(self, n: int = 1) -> None:
+        with self._lock:
+            self.value += n
+
+
+class Progress:
+    """Redraws one status line (stderr) every `every` seconds until stopped.
+
+    On a terminal the line is rewritten in place; otherwise a new line every 5 s.
+    """
+
+    def __init__(self, render: Callable[[float], str], every: float = 0.5) -> None:
+        self._render = render
+        self._tty = sys.stderr.isatty()
+        self._every = every if self._tty else 5.0
+        self._stop = threading.Event()
+        self._started = time.perf_counter()
+        self._thread = threading.Thread(target=self._run, daemon=True, name="progress")
+
+    def __enter__(self) -> Progress:
+        self._started = time.perf_counter()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._draw(final=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every):
+            self._draw()
+
+    def _draw(self, final: bool = False) -> None:
+        line = self._render(time.perf_counter() - self._started)
+        if self._tty:
+            sys.stderr.write(f"\r\x1b[2K{line}" + ("\n" if final else ""))
+        else:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
