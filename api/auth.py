@@ -23,13 +23,14 @@ def bearer_token() -> str | None:
     return token.strip() if token else None
 
 
-def caller_seat(conn, game_id: UUID, token: str | None) -> int | None:
+def caller_seat(game_id: UUID, token: str | None) -> int | None:
     """The seat the token acts for, None for a spectator (no token)."""
     if token is None:
         return None
     seat = None
     if len(token) <= MAX_TOKEN_LENGTH:
-        seat = services().handler.tokens.seat_for(conn, game_id, token)
+        svc = services()
+        seat = svc.handler.tokens.seat_for(svc.pool, game_id, token)
     if seat is None:
         raise Problem("unauthorized", "this token is not valid for this game")
     return seat

@@ -139,8 +139,7 @@ def _load_for_caller(game_id: str):
     svc = services()
     with svc.pool.connection() as conn:
         table, version = svc.handler.repository.load(conn, game)
-        seat = caller_seat(conn, game, token)
-    return game, table, version, seat
+    return game, table, version, caller_seat(game, token)
 
 
 @bp.get("/games/<game_id>")
@@ -159,11 +158,10 @@ def act(game_id: str):
     game = game_uuid(game_id)
     token = bearer_token()
     svc = services()
-    with svc.pool.connection() as conn:
-        if token is None:
-            _require_game(conn, game)
-            raise Problem("unauthorized", "acting needs 'Authorization: Bearer <seat token>'")
-        seat = _seat_or_404(conn, game, token)
+    if token is None:
+        _require_game(game)
+        raise Problem("unauthorized", "acting needs 'Authorization: Bearer <seat token>'")
+    seat = _seat_or_404(game, token)
     action = json_body(ActionSchema())
     expected = action.pop("expected_version", None)
 
@@ -191,16 +189,18 @@ def act(game_id: str):
     return _reply(outcome)
 
 
-def _require_game(conn, game) -> None:
-    if store.stream_version(conn, game) is None:
-        raise GameNotFound(str(game))
+def _require_game(game) -> None:
+    with services().pool.connection() as conn:
+        if store.stream_version(conn, game) is None:
+            raise GameNotFound(str(game))
 
 
-def _seat_or_404(conn, game, token: str) -> int:
+def _seat_or_404(game, token: str) -> int:
+    """The token's seat; an unknown game is a 404 rather than a 401."""
     try:
-        return caller_seat(conn, game, token)
+        return caller_seat(game, token)
     except Problem:
-        _require_game(conn, game)
+        _require_game(game)
         raise
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import logging
 
+import psycopg
 from flask import Flask, Response, json
 from marshmallow import ValidationError
+from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from domain.decider import DomainError
@@ -96,6 +98,16 @@ def register_error_handlers(app: Flask) -> None:
         for name, value in error.get_headers():
             if name.lower() != "content-type":
                 response.headers[name] = value
+        return response
+
+    @app.errorhandler(psycopg.OperationalError)
+    @app.errorhandler(PoolTimeout)
+    def _unavailable(error: Exception):
+        # The database is unreachable or every connection is busy: nothing was committed,
+        # so the client may simply retry.
+        log.warning("database unavailable: %s", type(error).__name__)
+        response = problem_response(503, "unavailable", "the database is unavailable; retry")
+        response.headers["Retry-After"] = "1"
         return response
 
     @app.errorhandler(Exception)

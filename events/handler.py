@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from uuid import UUID
@@ -16,13 +14,12 @@ from domain.codec import to_json
 from domain.decider import DomainError, Event
 from domain.table import Table
 from events import idempotency, outbox, store
-from events.repository import Repository
+from events.repository import GameNotFound, Repository
 from events.sealing import seal, unseal
 from events.seat_tokens import SeatTokens
 from events.shuffle import fresh_deal
 from events.store import NewEvent, StoredEvent
 
-MAX_ATTEMPTS = 12
 OUTBOX_CHANNEL = "cardroom_outbox"
 
 
@@ -140,28 +137,28 @@ class Handler:
         respond: Respond | None = None,
         extra: Extra | None = None,
     ) -> Outcome:
-        for attempt in range(MAX_ATTEMPTS):
-            try:
-                return self._execute_once(game_id, decision, expected_version, idem, respond, extra)
-            except store.VersionConflict as conflict:
-                if expected_version is not None:
-                    raise VersionConflict(conflict.current_version) from None
-                time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
-        raise RequestInProgress("the game is too busy right now; try again")
-
-    def _execute_once(self, game_id, decision, expected_version, idem, respond, extra):
+        """Decide on the latest state and append. The stream row is locked before the state is
+        loaded, so writers of one game take turns and each decides on what the one before it
+        committed: without `expected_version` a concurrent write delays a command, it never
+        fails it. With it, any other version is a conflict."""
         with self.pool.connection() as conn, conn.transaction():
             replay = _claim(conn, idem)
             if replay:
                 return replay_outcome(game_id, idem, replay)
-            table, version = self.repository.load(conn, game_id)
+            try:
+                version, head = store.lock_stream(conn, game_id)
+            except store.StreamNotFound:
+                raise GameNotFound(str(game_id)) from None
             if expected_version is not None and expected_version != version:
                 raise VersionConflict(version)
+            table, version = self.repository.load(conn, game_id, current_version=version)
             before = table.status
             table, events = with_deals(table, decision(table))
             if table.status != before:
                 store.set_stream_status(conn, game_id, table.status)
-            outcome = self._commit(conn, game_id, version, table, events, idem, respond, extra)
+            outcome = self._commit(
+                conn, game_id, version, table, events, idem, respond, extra, locked_head=head
+            )
         return self._committed(outcome)
 
     def _committed(self, outcome: Outcome) -> Outcome:
@@ -169,10 +166,14 @@ class Handler:
         self.repository.remember(outcome.game_id, outcome.version, outcome.table)
         return outcome
 
-    def _commit(self, conn, game_id, version, table, events, idem, respond, extra) -> Outcome:
+    def _commit(
+        self, conn, game_id, version, table, events, idem, respond, extra, locked_head=None
+    ) -> Outcome:
         # No NOTIFY per append yet: nothing listens to game events until live streams exist,
         # and NOTIFY serializes every commit on a server-wide lock.
-        stored = store.append(conn, game_id, version, new_events(events), notify=False)
+        stored = store.append(
+            conn, game_id, version, new_events(events), notify=False, locked_head=locked_head
+        )
         outcome = Outcome(game_id, version + len(events), table, stored, events)
         self._queue_work(conn, outcome)
         if extra:

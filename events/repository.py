@@ -45,10 +45,16 @@ class Repository:
         self._capacity = capacity
         self._lock = threading.Lock()
 
-    def load(self, conn, game_id: UUID) -> tuple[tables.Table, int]:
+    def load(
+        self, conn, game_id: UUID, current_version: int | None = None
+    ) -> tuple[tables.Table, int]:
+        """The table at its latest version. A caller that knows the current version (it holds
+        the stream lock) saves the read when the cache is already there."""
         with self._lock:
             cached = self._cache.get(game_id)
         version, table = cached if cached else (0, None)
+        if table is not None and version == current_version:
+            return table, version
         tail = store.read_stream(conn, game_id, after=version)
         if table is None and not tail:
             raise GameNotFound(str(game_id))

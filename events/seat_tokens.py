@@ -53,13 +53,15 @@ class SeatTokens:
         self._capacity = capacity
         self._lock = threading.Lock()
 
-    def seat_for(self, conn, game_id: UUID, token: str) -> int | None:
+    def seat_for(self, pool, game_id: UUID, token: str) -> int | None:
+        """A connection is taken from `pool` only when the cache does not know the token."""
         wanted = token_hash(token)
         with self._lock:
             cached = self._cache.get(game_id, {})
         seat = _match(cached, wanted)
         if seat is None:
-            fresh = _hashes_of(conn, game_id)
+            with pool.connection() as conn:
+                fresh = _hashes_of(conn, game_id)
             seat = _match(fresh, wanted)
             if fresh:
                 self._remember(game_id, fresh)

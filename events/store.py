@@ -23,6 +23,7 @@ __all__ = [
     "NewEvent",
     "StoredEvent",
     "StreamExists",
+    "lock_stream",
     "StreamInfo",
     "StreamNotFound",
     "VersionConflict",
@@ -73,8 +74,8 @@ def create_stream(
         raise StreamExists(str(game_id))
 
 
-def _lock_head(conn: psycopg.Connection, game_id: UUID, expected: int) -> str:
-    """Locks the stream row (writers of one game queue here) and returns its head hash."""
+def lock_stream(conn: psycopg.Connection, game_id: UUID) -> tuple[int, str]:
+    """Locks the stream row (writers of one game queue here): (version, head hash)."""
     row = (
         conn.cursor(row_factory=tuple_row)
         .execute(
@@ -85,9 +86,14 @@ def _lock_head(conn: psycopg.Connection, game_id: UUID, expected: int) -> str:
     )
     if row is None:
         raise StreamNotFound(str(game_id))
-    if row[0] != expected:
-        raise VersionConflict(game_id, expected, row[0])
-    return row[1]
+    return row[0], row[1]
+
+
+def _lock_head(conn: psycopg.Connection, game_id: UUID, expected: int) -> str:
+    version, head = lock_stream(conn, game_id)
+    if version != expected:
+        raise VersionConflict(game_id, expected, version)
+    return head
 
 
 def _chain(
@@ -136,17 +142,19 @@ def append(
     events: list[NewEvent],
     *,
     notify: bool = True,
+    locked_head: str | None = None,
 ) -> list[StoredEvent]:
     """Appends after `expected_version` or raises VersionConflict / StreamNotFound.
 
     Two round trips: lock the stream row, then one statement that inserts the events, moves
     the head and queues the NOTIFY (delivered at commit). NOTIFY serializes commits on a
     server-wide lock (about a third of the append rate on 2 vCPUs); notify=False skips it for
-    callers whose listeners poll anyway.
+    callers whose listeners poll anyway. A caller that already holds the row lock at
+    `expected_version` (see lock_stream) passes its `locked_head` to save the first trip.
     """
     if not events:
         raise ValueError("append needs at least one event")
-    head = _lock_head(conn, game_id, expected_version)
+    head = locked_head if locked_head is not None else _lock_head(conn, game_id, expected_version)
     chained = _chain(game_id, expected_version, head, events, datetime.now(UTC))
     params: list[Any] = []
     for e in chained:

@@ -133,3 +133,19 @@ def test_fixed_decks_are_refused_unless_the_server_allows_them(app, client):
         assert_problem(response, 400, "validation-error")
     finally:
         object.__setattr__(settings, "allow_fixed_deck", True)
+
+
+def test_an_unreachable_database_is_a_503_with_retry_after_not_a_500(settings):
+    from dataclasses import replace
+
+    from api import create_app
+
+    app = create_app(replace(settings, database_url="postgresql://postgres@127.0.0.1:1/none"))
+    pool = app.extensions["cardroom"].pool
+    pool.timeout = 0.5  # don't wait the production 10 s for a connection
+    try:
+        response = app.test_client().get(f"/games/{uuid.uuid4()}")
+        body = assert_problem(response, 503, "unavailable")
+        assert response.headers["Retry-After"] == "1" and "detail" in body
+    finally:
+        pool.close()
