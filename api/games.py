@@ -32,6 +32,10 @@ from events.repository import GameNotFound, fold_events
 
 bp = Blueprint("games", __name__)
 DECK_OPTIONS = ("deck", "decks")
+# Built once: a schema holds no per-request state, and building one per request costs time.
+CREATE, JOIN, ACTION = CreateGameSchema(), JoinSchema(), ActionSchema()
+LIST_QUERY, EVENTS_QUERY, REPLAY_QUERY = ListGamesQuery(), EventsQuery(), ReplayQuery()
+DECK_OPTIONS_SCHEMA = DeckOptionsSchema()
 
 
 def _reply(outcome: Outcome, headers: dict | None = None):
@@ -44,7 +48,7 @@ def _reply(outcome: Outcome, headers: dict | None = None):
 
 @bp.post("/games")
 def create_game():
-    data = json_body(CreateGameSchema())
+    data = json_body(CREATE)
     game_type = get_game_type(data["type"])
     options, fixed_decks = _split_deck_options(data["options"])
     seats = tuple(tables.SeatInfo(s["kind"], s.get("name"), s.get("level")) for s in data["seats"])
@@ -84,7 +88,7 @@ def _split_deck_options(options: dict) -> tuple[dict, tuple[tuple[Card, ...], ..
         )
     if len(given) > 1:
         raise Problem("validation-error", "give deck or decks, not both", errors={})
-    parsed = DeckOptionsSchema().load(given)
+    parsed = DECK_OPTIONS_SCHEMA.load(given)
     decks = [parsed["deck"]] if "deck" in parsed else parsed["decks"]
     return rest, tuple(tuple(Card.from_json(c) for c in deck) for deck in decks)
 
@@ -97,7 +101,7 @@ def _whole(value: object) -> object:
 @bp.post("/games/<game_id>/seats/<int:seat>/join")
 def join_seat(game_id: str, seat: int):
     game = game_uuid(game_id)
-    name = json_body(JoinSchema())["name"]
+    name = json_body(JOIN)["name"]
     token = seat_tokens.new_token()
 
     def save_token(conn, outcome: Outcome) -> None:
@@ -111,7 +115,7 @@ def join_seat(game_id: str, seat: int):
 
 @bp.get("/games")
 def list_games():
-    params = query(ListGamesQuery())
+    params = query(LIST_QUERY)
     before = decode_cursor(params["cursor"]) if "cursor" in params else None
     with services().pool.connection() as conn:
         rows = store.list_streams(
@@ -162,7 +166,7 @@ def act(game_id: str):
         _require_game(game)
         raise Problem("unauthorized", "acting needs 'Authorization: Bearer <seat token>'")
     seat = _seat_or_404(game, token)
-    action = json_body(ActionSchema())
+    action = json_body(ACTION)
     expected = action.pop("expected_version", None)
 
     def decision(table: tables.Table):
@@ -215,7 +219,7 @@ def _legal(game, seat: int) -> list[dict]:
 
 @bp.get("/games/<game_id>/events")
 def list_events(game_id: str):
-    params = query(EventsQuery())
+    params = query(EVENTS_QUERY)
     game, table, version, seat = _load_for_caller(game_id)
     with services().pool.connection() as conn:
         stored = store.read_stream(conn, game, after=params["after"], limit=params["limit"])
@@ -225,7 +229,7 @@ def list_events(game_id: str):
 
 @bp.get("/games/<game_id>/replay")
 def replay(game_id: str):
-    params = query(ReplayQuery())
+    params = query(REPLAY_QUERY)
     game, table, version, seat = _load_for_caller(game_id)
     if params["version"] > version:
         raise Problem(
