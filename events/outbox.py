@@ -86,3 +86,12 @@ def stale(
         " ORDER BY enqueued_at LIMIT %s FOR UPDATE SKIP LOCKED",
         (older_than_seconds, limit),
     ).fetchall()
+
+
+def purge_done(conn: psycopg.Connection, older_than_seconds: float) -> int:
+    """Deletes work finished longer ago than N seconds: the events are the record, not this."""
+    cur = conn.execute(
+        "DELETE FROM outbox WHERE done_at < now() - make_interval(secs => %s)",
+        (older_than_seconds,),
+    )
+    return cur.rowcount

@@ -9,7 +9,7 @@ import threading
 
 import psycopg
 
-from events import outbox
+from events import idempotency, outbox
 from events.handler import OUTBOX_CHANNEL
 from events.outbox import OutboxItem
 from workers import context
@@ -17,6 +17,7 @@ from workers.jobs import run_bot_turn
 
 log = logging.getLogger("cardroom.relay")
 BATCH = 100
+PURGE_EVERY_SWEEPS = 300  # about every ten minutes
 
 
 def enqueue(row: OutboxItem) -> None:
@@ -67,9 +68,21 @@ def relay_forever(stop: threading.Event, poll_seconds: float = 1.0) -> None:
                 pass
 
 
+def purge_old_records() -> tuple[int, int]:
+    """Idempotency keys past their 24 hours and finished outbox rows past an hour."""
+    with context.handler().pool.connection() as conn, conn.transaction():
+        keys = idempotency.purge_expired(conn)
+        done = outbox.purge_done(conn, older_than_seconds=3600)
+    return keys, done
+
+
 def sweep_forever(stop: threading.Event, every_seconds: float = 2.0) -> None:
+    sweeps = 0
     while not stop.wait(every_seconds):
         try:
             sweep_stale(context.settings().sweep_after_seconds)
+            if sweeps % PURGE_EVERY_SWEEPS == 0:
+                purge_old_records()
         except Exception:
             log.exception("sweep failed; retrying")
+        sweeps += 1

@@ -81,3 +81,31 @@ def test_a_duplicated_job_acts_once(worker_context):
             (game_id, before),
         ).fetchall()
     assert passes and all(row["n"] == 1 for row in passes)
+
+
+def test_old_idempotency_keys_and_finished_outbox_rows_are_purged(worker_context):
+    from workers.relay import purge_old_records
+
+    game_id = bot_table(worker_context)
+    relay_pending()
+    run_jobs(worker_context)
+    with worker_context.handler().pool.connection() as conn:
+        conn.execute(
+            "UPDATE outbox SET done_at = now() - interval '2 hours' WHERE game_id = %s"
+            " AND done_at IS NOT NULL",
+            (game_id,),
+        )
+        conn.execute(
+            "INSERT INTO idempotency (key_scope, key, request_hash, status, created_at)"
+            " VALUES ('create', 'old', 'h', 'done', now() - interval '25 hours'),"
+            " ('create', 'young', 'h', 'done', now() - interval '23 hours')"
+        )
+    keys, done = purge_old_records()
+    assert keys == 1 and done >= 3
+    with worker_context.handler().pool.connection() as conn:
+        left = conn.execute("SELECT key FROM idempotency").fetchall()
+        pending = conn.execute(
+            "SELECT count(*) AS n FROM outbox WHERE game_id = %s AND done_at IS NULL", (game_id,)
+        ).fetchone()
+    assert [row["key"] for row in left] == ["young"]
+    assert pending["n"] >= 1  # work not yet done is never purged
