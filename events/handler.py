@@ -169,11 +169,8 @@ class Handler:
     def _commit(
         self, conn, game_id, version, table, events, idem, respond, extra, locked_head=None
     ) -> Outcome:
-        # No NOTIFY per append yet: nothing listens to game events until live streams exist,
-        # and NOTIFY serializes every commit on a server-wide lock.
-        stored = store.append(
-            conn, game_id, version, new_events(events), notify=False, locked_head=locked_head
-        )
+        # The append NOTIFYs `game_events` with the game id at commit: a hint for listeners.
+        stored = store.append(conn, game_id, version, new_events(events), locked_head=locked_head)
         outcome = Outcome(game_id, version + len(events), table, stored, events)
         self._queue_work(conn, outcome)
         if extra:
