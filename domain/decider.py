@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from domain.cards import Card
+
 S = TypeVar("S")
 
 
@@ -67,6 +69,20 @@ class Event:
     def actor(self) -> int | None:
         """The seat that caused the event, if one did."""
         return getattr(self, "seat", None)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCards(Event):
+    """Cards that only `seat` may see (a dealt hand, a passed set): the others see a count."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+    def visible_to(self) -> tuple[int, ...] | None:
+        return (self.seat,)
+
+    def redacted(self) -> dict:
+        return {"seat": self.seat, "count": len(self.cards)}
 
 
 @dataclass(frozen=True, slots=True)

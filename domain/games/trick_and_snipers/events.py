@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.cards import Card
-from domain.decider import Command, Event
+from domain.decider import Command, Event, SeatCards
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,15 +31,8 @@ class DealCommitted(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class HandDealt(Event):
-    seat: int
-    cards: tuple[Card, ...]
-
-    def visible_to(self) -> tuple[int, ...] | None:
-        return (self.seat,)
-
-    def redacted(self) -> dict:
-        return {"seat": self.seat, "count": len(self.cards)}
+class HandDealt(SeatCards):
+    """A seat's dealt hand: its own to see."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,17 +51,8 @@ class DeckSealed(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class CardsPassed(Event):
+class CardsPassed(SeatCards):
     """G3: others learn only that the seat has chosen, and how many cards."""
-
-    seat: int
-    cards: tuple[Card, ...]
-
-    def visible_to(self) -> tuple[int, ...] | None:
-        return (self.seat,)
-
-    def redacted(self) -> dict:
-        return {"seat": self.seat, "count": len(self.cards)}
 
 
 @dataclass(frozen=True, slots=True)
