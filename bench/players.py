@@ -15,6 +15,8 @@ from typing import Any
 
 import requests
 
+from domain.templates import action_from_template
+
 GAME_TYPE = "trick_and_snipers"
 HUMAN_SEATS = 4
 BOT_LEVEL = "basic"
@@ -26,17 +28,6 @@ Move = tuple[int, int, str, datetime]  # version, seat, event type, recorded_at
 
 class BenchError(RuntimeError):
     """The service answered something a well-behaved client cannot continue from."""
-
-
-def build_action(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    action: dict[str, Any] = {"type": template["type"]}
-    if "min" in template and "max" in template:
-        action["count"] = rng.randint(template["min"], template["max"])
-    elif "count" in template and "cards" in template:
-        action["cards"] = rng.sample(template["cards"], template["count"])
-    elif "cards" in template:
-        action["card"] = rng.choice(template["cards"])
-    return action
 
 
 class Api:
@@ -131,7 +122,7 @@ def play_human_game(
         templates = response.json()["you"]["legal_actions"]
         if not templates:
             raise BenchError(f"seat {seat} is in to_act but has no legal action")
-        action = build_action(templates[0], rng)
+        action = action_from_template(templates[0], rng)
         response, latency = api.call("POST", f"/games/{game_id}/actions", tokens[seat], json=action)
         expect(response, 201)
         latencies.append(latency)
@@ -188,7 +179,7 @@ def play_bot_game(
         if not templates:
             time.sleep(poll)
             continue
-        action = build_action(templates[0], rng)
+        action = action_from_template(templates[0], rng)
         response, _ = api.call("POST", f"/games/{game_id}/actions", token, json=action)
         expect(response, 201)
         on_action()

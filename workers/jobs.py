@@ -10,6 +10,7 @@ from uuid import UUID
 from domain import table as tables
 from domain.actions import command_from_action
 from domain.table_view import view_table
+from domain.templates import action_from_template
 from events import outbox
 from events.handler import VersionConflict, bot_kind
 from workers import context
@@ -31,13 +32,9 @@ def run_bot_turn(game_id: str, version: int, seat: int) -> str:
     if current != version or seat not in table.game_type.to_act(table.game):
         _mark_done(game, version, kind)
         return "stale"
-    level = table.seats[seat].level
-    # The bot sees exactly what the API would show this seat, nothing more.
-    action = table.game_type.bots[level](view_table(table, seat), bot_rng(game_id, version, seat))
 
     def decision(current_table: tables.Table):
-        command = command_from_action(current_table.game_type, seat, action)
-        return tables.decide(current_table, command)
+        return bot_decision(current_table, seat, bot_rng(game_id, version, seat))
 
     def mark(conn, outcome) -> None:
         outbox.mark_done(conn, game, version, kind)
@@ -48,6 +45,21 @@ def run_bot_turn(game_id: str, version: int, seat: int) -> str:
         _mark_done(game, version, kind)
         return "stale"
     return "acted"
+
+
+def bot_decision(table: tables.Table, seat: int, rng: random.Random) -> list:
+    """The bot's move; should a bot ever fail or choose an illegal move, the first legal action
+    is played instead, so a bug in a bot never leaves a game waiting forever."""
+    # The bot sees exactly what the API would show this seat, nothing more.
+    view = view_table(table, seat)
+    bot = table.game_type.bots[table.seats[seat].level]
+    try:
+        action = bot(view, rng)
+        return tables.decide(table, command_from_action(table.game_type, seat, action))
+    except Exception:
+        log.exception("bot %s at seat %s failed; playing its first legal action", bot, seat)
+    fallback = action_from_template(view["you"]["legal_actions"][0], rng)
+    return tables.decide(table, command_from_action(table.game_type, seat, fallback))
 
 
 def _mark_done(game: UUID, version: int, kind: str) -> None:

@@ -109,3 +109,21 @@ def test_old_idempotency_keys_and_finished_outbox_rows_are_purged(worker_context
         ).fetchone()
     assert [row["key"] for row in left] == ["young"]
     assert pending["n"] >= 1  # work not yet done is never purged
+
+
+def test_a_failing_bot_falls_back_to_a_legal_move_instead_of_stalling_the_game(
+    worker_context, monkeypatch
+):
+    from domain.games import get_game_type
+
+    game_type = get_game_type("trick_and_snipers")
+
+    def broken_bot(view, rng):
+        raise RuntimeError("a bug in a bot")
+
+    monkeypatch.setitem(game_type.bots, "random", broken_bot)
+    game_id = bot_table(worker_context)
+    before = version_of(worker_context, game_id)
+    relay_pending()
+    run_jobs(worker_context)
+    assert version_of(worker_context, game_id) > before
