@@ -10,7 +10,7 @@ from marshmallow import Schema
 
 from api.problems import Problem
 from domain.codec import canonical_json
-from events.handler import IdempotentRequest
+from events.idempotent_requests import IdempotentRequest
 
 MAX_KEY_LENGTH = 255
 

@@ -3,8 +3,6 @@ load -> decide -> append with the expected version -> outbox, all in one transac
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from uuid import UUID
@@ -13,9 +11,9 @@ from domain import table as tables
 from domain.codec import to_json
 from domain.decider import DomainError, Event
 from domain.table import Table
-from events import idempotency, outbox, store
+from events import outbox, store
+from events.idempotent_requests import IdempotentRequest
 from events.repository import GameNotFound, Repository
-from events.sealing import seal, unseal
 from events.seat_tokens import SeatTokens
 from events.shuffle import fresh_deal
 from events.store import NewEvent, StoredEvent
@@ -29,35 +27,6 @@ class VersionConflict(DomainError):
     def __init__(self, current_version: int) -> None:
         super().__init__(f"the game is at version {current_version}")
         self.current_version = current_version
-
-
-class RequestInProgress(DomainError):
-    code = "request-in-progress"
-
-
-class IdempotencyKeyReused(DomainError):
-    code = "idempotency-key-reused"
-
-
-@dataclass(frozen=True)
-class IdempotentRequest:
-    """`key` is the client's Idempotency-Key; only its hash is stored. A `sealed` response
-    (one holding seat tokens) is stored encrypted with the key itself."""
-
-    scope: str
-    key: str
-    request_hash: str
-    sealed: bool = False
-
-    @property
-    def key_hash(self) -> str:
-        return hashlib.sha256(self.key.encode("utf-8", "surrogatepass")).hexdigest()
-
-    def storable(self, body: dict) -> dict:
-        return {"sealed": seal(json.dumps(body), self.key)} if self.sealed else body
-
-    def readable(self, stored: dict) -> dict:
-        return json.loads(unseal(stored["sealed"], self.key)) if self.sealed else stored
 
 
 @dataclass
@@ -116,9 +85,8 @@ class Handler:
     ) -> Outcome:
         events = tables.decide_create(game_type, command)
         with self.pool.connection() as conn, conn.transaction():
-            replay = _claim(conn, idem)
-            if replay:
-                return replay_outcome(game_id, idem, replay)
+            if idem and (first := idem.first_response(conn)):
+                return Outcome(game_id, -1, None, response=first, replayed=True)
             created, *rest = events
             table, rest = with_deals(tables.create(game_type, created), rest)
             events = [created, *rest]
@@ -142,9 +110,8 @@ class Handler:
         committed: without `expected_version` a concurrent write delays a command, it never
         fails it. With it, any other version is a conflict."""
         with self.pool.connection() as conn, conn.transaction():
-            replay = _claim(conn, idem)
-            if replay:
-                return replay_outcome(game_id, idem, replay)
+            if idem and (first := idem.first_response(conn)):
+                return Outcome(game_id, -1, None, response=first, replayed=True)
             try:
                 version, head = store.lock_stream(conn, game_id)
             except store.StreamNotFound:
@@ -178,8 +145,7 @@ class Handler:
         if respond:
             outcome.response = respond(outcome)
             if idem:
-                status, body = outcome.response
-                idempotency.complete(conn, idem.scope, idem.key_hash, status, idem.storable(body))
+                idem.complete(conn, *outcome.response)
         return outcome
 
     def _queue_work(self, conn, outcome: Outcome) -> None:
@@ -197,23 +163,3 @@ class Handler:
             outbox.add(conn, outcome.game_id, outcome.version, kind)
         if kinds:
             conn.execute("SELECT pg_notify(%s, '')", (OUTBOX_CHANNEL,))
-
-
-def _claim(conn, idem: IdempotentRequest | None):
-    if idem is None:
-        return None
-    claim = idempotency.claim(conn, idem.scope, idem.key_hash, idem.request_hash)
-    if claim.kind == "in_progress":
-        raise RequestInProgress("a request with this Idempotency-Key is still being served")
-    if claim.kind == "reused":
-        raise IdempotencyKeyReused("this Idempotency-Key was used with a different request")
-    if claim.kind == "replay":
-        return claim
-    return None
-
-
-def replay_outcome(game_id: UUID, idem: IdempotentRequest, claim) -> Outcome:
-    outcome = Outcome(game_id, -1, None)  # type: ignore[arg-type]
-    outcome.response = (claim.status_code, idem.readable(claim.response))
-    outcome.replayed = True
-    return outcome
