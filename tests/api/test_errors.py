@@ -149,3 +149,17 @@ def test_an_unreachable_database_is_a_503_with_retry_after_not_a_500(settings):
         assert response.headers["Retry-After"] == "1" and "detail" in body
     finally:
         pool.close()
+
+
+def test_acting_in_a_finished_game_is_refused_as_game_finished(client):
+    from tests.api.play import play_to_end
+
+    game = create_game(client, "trick_and_snipers", humans(3))
+    final = play_to_end(client, game["id"], tokens_of(game), seed=2)
+    response = client.post(
+        f"/games/{game['id']}/actions",
+        headers=auth(tokens_of(game)[0]),
+        json={"type": "play_card", "card": {"suit": "red", "rank": 1}},
+    )
+    assert_problem(response, 409, "game-finished")
+    assert client.get(f"/games/{game['id']}").get_json()["version"] == final["version"]
