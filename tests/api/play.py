@@ -1,10 +1,12 @@
 """Playing through the HTTP API the way an outside client would: actions built mechanically
-from `you.legal_actions` templates."""
+from `you.legal_actions` templates (`action_from`, the rule of API.md)."""
 
 from __future__ import annotations
 
 import random
 import time
+
+from domain.templates import action_from_template as action_from
 
 
 def auth(token: str) -> dict:
@@ -24,18 +26,6 @@ def humans(count: int) -> list[dict]:
 
 def tokens_of(created: dict) -> dict[int, str]:
     return {entry["seat"]: entry["token"] for entry in created["tokens"]}
-
-
-def action_from(template: dict, rng: random.Random) -> dict:
-    """The API's rule: min/max -> count; count+cards -> that many cards; cards -> one card."""
-    action = {"type": template["type"]}
-    if "min" in template:
-        action["count"] = rng.randint(template["min"], template["max"])
-    elif "count" in template and "cards" in template:
-        action["cards"] = rng.sample(template["cards"], template["count"])
-    elif "cards" in template:
-        action["card"] = rng.choice(template["cards"])
-    return action
 
 
 def play_one(client, game_id: str, seat: int, token: str, rng: random.Random) -> dict:
