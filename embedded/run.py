@@ -12,8 +12,9 @@ import subprocess
 import sys
 import time
 
+from embedded.common import log
 from embedded.procs import StopSignal, exit_code, spawn, terminate
-from embedded.services import Services, ensure_services, log
+from embedded.services import Services, ensure_services
 from events.settings import Settings, load_settings
 
 HOST = "127.0.0.1"

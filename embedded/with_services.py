@@ -16,8 +16,9 @@ import sys
 import tempfile
 import time
 
+from embedded.common import log
 from embedded.procs import exit_code
-from embedded.services import ensure_services, log
+from embedded.services import ensure_services
 
 
 def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
