@@ -55,3 +55,5 @@ class GameType:
     bots: Mapping[str, Bot]
     automatic: Callable[[Any], str | None] = lambda state: None
     """Work the workers must do with no seat acting (e.g. "scoring"), or None."""
+    state_type: type | None = None
+    """The game's state dataclass, to rebuild snapshots (None: no snapshots for this game)."""

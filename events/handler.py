@@ -139,6 +139,7 @@ class Handler:
         # The append NOTIFYs `game_events` with the game id at commit: a hint for listeners.
         stored = store.append(conn, game_id, version, new_events(events), locked_head=locked_head)
         outcome = Outcome(game_id, version + len(events), table, stored, events)
+        self.repository.snapshot_if_due(conn, game_id, version, outcome.version, table)
         self._queue_work(conn, outcome)
         if extra:
             extra(conn, outcome)

@@ -6,16 +6,35 @@ write from another process is always seen, and the cost of a load does not grow 
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import threading
 from collections import OrderedDict
+from pathlib import Path
 from uuid import UUID
 
+import domain
 from domain import table as tables
 from domain.codec import from_json
 from domain.decider import Event
 from domain.games import get_game_type
-from events import store
+from domain.table_snapshot import table_from_json, table_to_json
+from events import snapshots, store
 from events.store import StoredEvent
+
+SNAPSHOT_EVERY = 100  # events between two snapshots of a game
+log = logging.getLogger("cardroom.repository")
+
+
+def _code_version() -> str:
+    """A fingerprint of the rules' code: a snapshot folded by other code is never trusted."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(domain.__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+CODE_VERSION = _code_version()
 
 
 class GameNotFound(Exception):
@@ -52,7 +71,7 @@ class Repository:
         the stream lock) saves the read when the cache is already there."""
         with self._lock:
             cached = self._cache.get(game_id)
-        version, table = cached if cached else (0, None)
+        version, table = cached if cached else self._from_snapshot(conn, game_id)
         if table is not None and version == current_version:
             return table, version
         tail = store.read_stream(conn, game_id, after=version)
@@ -63,6 +82,30 @@ class Repository:
             version = tail[-1].version
             self.remember(game_id, version, table)
         return table, version
+
+    def _from_snapshot(self, conn, game_id: UUID) -> tuple[int, tables.Table | None]:
+        found = snapshots.load_snapshot(conn, game_id)
+        if found is None or found[1].get("code") != CODE_VERSION:
+            return 0, None
+        version, data = found
+        try:
+            table = table_from_json(get_game_type(data["table"]["game_type"]), data["table"])
+        except Exception:  # unreadable: fold the events instead, as without a snapshot
+            log.warning("ignoring an unreadable snapshot of game %s", game_id, exc_info=True)
+            return 0, None
+        return version, table
+
+    def snapshot_if_due(
+        self, conn, game_id: UUID, before: int, after: int, table: tables.Table
+    ) -> None:
+        """Saves a snapshot each time a game passes a multiple of SNAPSHOT_EVERY events."""
+        if (
+            table.game_type.state_type is None
+            or before // SNAPSHOT_EVERY == after // SNAPSHOT_EVERY
+        ):
+            return
+        data = {"code": CODE_VERSION, "table": table_to_json(table)}
+        snapshots.save_snapshot(conn, game_id, after, data)
 
     def remember(self, game_id: UUID, version: int, table: tables.Table) -> None:
         with self._lock:

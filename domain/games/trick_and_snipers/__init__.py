@@ -64,6 +64,7 @@ GAME = GameType(
     legal_actions=views.legal_actions,
     view=views.view,
     bots={"random": random_bot, "basic": basic_bot},
+    state_type=State,
 )
 
 __all__ = ["GAME"]

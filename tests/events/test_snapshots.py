@@ -1,0 +1,105 @@
+"""Snapshots speed up cold loads and are never the truth: one from other code, or one that
+cannot be read, is ignored and the events are folded instead."""
+
+from __future__ import annotations
+
+import random
+import uuid
+
+import pytest
+from psycopg.types.json import Jsonb
+
+from domain import table as tables
+from domain.actions import command_from_action
+from domain.games import get_game_type
+from domain.table_snapshot import table_from_json, table_to_json
+from domain.templates import action_from_template
+from events import repository as repositories
+from events import store
+from events.db import make_pool
+from events.handler import Handler
+from events.repository import Repository, fold_events
+
+GAME = get_game_type("trick_and_snipers")
+
+
+@pytest.fixture()
+def handler(database_url, monkeypatch):
+    monkeypatch.setattr(repositories, "SNAPSHOT_EVERY", 10)
+    pool = make_pool(database_url, max_size=4)
+    yield Handler(pool)
+    pool.close()
+
+
+def played_game(handler: Handler, actions: int) -> uuid.UUID:
+    game_id, rng = uuid.uuid4(), random.Random(4)
+    seats = (tables.SeatInfo(tables.HUMAN, "p"),) * 4
+    handler.create(game_id, GAME, tables.CreateTable(seats, {}))
+    for _ in range(actions):
+        handler.execute(game_id, lambda table: first_legal_move(table, rng))
+    return game_id
+
+
+def first_legal_move(table: tables.Table, rng: random.Random) -> list:
+    seat = GAME.to_act(table.game)[0]
+    action = action_from_template(GAME.legal_actions(table.game, seat)[0], rng)
+    return tables.decide(table, command_from_action(GAME, seat, action))
+
+
+def stored_snapshot(handler: Handler, game_id: uuid.UUID):
+    with handler.pool.connection() as conn:
+        row = conn.execute(
+            "SELECT version, state FROM snapshots WHERE game_id = %s", (game_id,)
+        ).fetchone()
+    return row["version"], row["state"]
+
+
+def full_fold(handler: Handler, game_id: uuid.UUID):
+    with handler.pool.connection() as conn:
+        return fold_events(None, store.read_stream(conn, game_id))
+
+
+def rewrite_snapshot(handler: Handler, game_id: uuid.UUID, state: dict) -> None:
+    with handler.pool.connection() as conn:
+        conn.execute("UPDATE snapshots SET state = %s WHERE game_id = %s", (Jsonb(state), game_id))
+
+
+def cold_load(handler: Handler, game_id: uuid.UUID):
+    with handler.pool.connection() as conn:
+        return Repository().load(conn, game_id)
+
+
+def test_a_table_survives_the_trip_through_json():
+    handler_table = tables.create(
+        GAME, tables.TableCreated(GAME.id, (tables.SeatInfo("open"),) * 3, {"first_leader": 1})
+    )
+    assert table_from_json(GAME, table_to_json(handler_table)) == handler_table
+
+
+def test_a_snapshot_is_saved_every_so_many_events_and_a_cold_load_starts_from_it(handler):
+    game_id = played_game(handler, actions=12)
+    version, state = stored_snapshot(handler, game_id)
+    assert version >= 10 and state["code"] == repositories.CODE_VERSION
+    table, loaded_version = cold_load(handler, game_id)
+    assert table == full_fold(handler, game_id)
+    # Prove the load started from the snapshot: a marked snapshot shows in what is loaded.
+    state["table"]["seats"][0]["name"] = "from the snapshot"
+    rewrite_snapshot(handler, game_id, state)
+    assert cold_load(handler, game_id)[0].seats[0].name == "from the snapshot"
+
+
+def test_a_snapshot_from_other_code_is_ignored(handler):
+    game_id = played_game(handler, actions=12)
+    _, state = stored_snapshot(handler, game_id)
+    state["code"] = "other code"
+    state["table"]["seats"][0]["name"] = "from the snapshot"
+    rewrite_snapshot(handler, game_id, state)
+    assert cold_load(handler, game_id)[0] == full_fold(handler, game_id)
+
+
+def test_an_unreadable_snapshot_is_ignored(handler):
+    game_id = played_game(handler, actions=12)
+    _, state = stored_snapshot(handler, game_id)
+    state["table"]["game"] = {"not": "a state"}
+    rewrite_snapshot(handler, game_id, state)
+    assert cold_load(handler, game_id)[0] == full_fold(handler, game_id)
