@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from uuid import UUID
 
 from flask import request
@@ -10,6 +9,7 @@ from marshmallow import Schema
 
 from api.problems import Problem
 from domain.codec import canonical_json
+from events.idempotency import request_hash
 from events.idempotent_requests import IdempotentRequest
 
 MAX_KEY_LENGTH = 255
@@ -43,7 +43,8 @@ def idempotent_request(scope: str, sealed: bool = False) -> IdempotentRequest | 
             "Idempotency-Key must be 1-255 printable characters",
             errors={"Idempotency-Key": ["invalid"]},
         )
-    body = request.get_json(silent=True, force=True)
-    fingerprint = canonical_json([request.method, request.path, body])
-    request_hash = hashlib.sha256(fingerprint.encode("utf-8", "surrogatepass")).hexdigest()
-    return IdempotentRequest(scope, key, request_hash, sealed)
+    body = canonical_json(request.get_json(silent=True, force=True))
+    # Bytes, so that no text (lone surrogates included) can fail to encode.
+    parts = (request.method, request.path, body)
+    fingerprint = request_hash(*(part.encode("utf-8", "surrogatepass") for part in parts))
+    return IdempotentRequest(scope, key, fingerprint, sealed)

@@ -37,7 +37,6 @@ class Outcome:
     stored: list[StoredEvent] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     response: tuple[int, dict] | None = None
-    replayed: bool = False
 
 
 Decision = Callable[[Table], list[Event]]
@@ -86,7 +85,7 @@ class Handler:
         events = tables.decide_create(game_type, command)
         with self.pool.connection() as conn, conn.transaction():
             if idem and (first := idem.first_response(conn)):
-                return Outcome(game_id, -1, None, response=first, replayed=True)
+                return Outcome(game_id, -1, None, response=first)
             created, *rest = events
             table, rest = with_deals(tables.create(game_type, created), rest)
             events = [created, *rest]
@@ -111,7 +110,7 @@ class Handler:
         fails it. With it, any other version is a conflict."""
         with self.pool.connection() as conn, conn.transaction():
             if idem and (first := idem.first_response(conn)):
-                return Outcome(game_id, -1, None, response=first, replayed=True)
+                return Outcome(game_id, -1, None, response=first)
             try:
                 version, head = store.lock_stream(conn, game_id)
             except store.StreamNotFound:
