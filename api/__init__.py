@@ -8,6 +8,7 @@ import redis
 from flask import Flask
 
 from api import docs, game_types, games, health
+from api.json_provider import SafeJSONProvider
 from api.problems import register_error_handlers
 from api.request_log import install_request_log
 from api.services import Services
@@ -18,12 +19,15 @@ from events.settings import LOG_FORMAT, Settings, load_settings
 MAX_BODY_BYTES = 64 * 1024
 
 
+class CardroomFlask(Flask):
+    json_provider_class = SafeJSONProvider
+
+
 def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or load_settings()
     logging.basicConfig(level=settings.log_level, format=LOG_FORMAT)
-    app = Flask(__name__)
+    app = CardroomFlask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
-    app.json.sort_keys = False
     pool = make_pool(settings.database_url, settings.db_pool_size)
     app.extensions["cardroom"] = Services(
         settings=settings,

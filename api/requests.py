@@ -19,7 +19,18 @@ def json_body(schema: Schema) -> dict:
     body = request.get_json(silent=True, force=True)
     if not isinstance(body, dict):
         raise Problem("validation-error", "the body must be a JSON object", errors={})
+    if not _is_unicode(body):
+        raise Problem("validation-error", "the body holds text that is not Unicode", errors={})
     return schema.load(body)
+
+
+def _is_unicode(value) -> bool:
+    """JSON may spell lone surrogates (\\ud800), which no UTF-8 text can hold."""
+    try:
+        canonical_json(value).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def query(schema: Schema) -> dict:

@@ -163,3 +163,33 @@ def test_acting_in_a_finished_game_is_refused_as_game_finished(client):
     )
     assert_problem(response, 409, "game-finished")
     assert client.get(f"/games/{game['id']}").get_json()["version"] == final["version"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"type": "trick_and_snipers", "seats": [{"kind": "human", "name": "a\\ud800"}]}',
+        b'{"type": "trick_and_snipers", "seats": [], "options": {"\\udfff": 1}}',
+    ],
+)
+def test_text_with_lone_surrogates_is_a_validation_error(client, body):
+    response = client.post("/games", data=body, content_type="application/json")
+    assert_problem(response, 400, "validation-error")
+
+
+def test_a_name_with_a_lone_surrogate_cannot_join(client):
+    game = create_game(client, "trick_and_snipers", humans(1) + [{"kind": "open"}] * 2)
+    response = client.post(
+        f"/games/{game['id']}/seats/1/join",
+        data=b'{"name": "x\\udfffy"}',
+        content_type="application/json",
+    )
+    assert_problem(response, 400, "validation-error")
+    assert client.get(f"/games/{game['id']}").get_json()["version"] == game["version"]
+
+
+def test_json_nested_too_deeply_to_parse_is_a_validation_error(client):
+    response = client.post(
+        "/games", data=b"[" * 30000 + b"]" * 30000, content_type="application/json"
+    )
+    assert_problem(response, 400, "validation-error")
