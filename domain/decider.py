@@ -95,6 +95,14 @@ class Deal(Command):
     first_leader: int
 
 
+@dataclass(frozen=True, slots=True)
+class Automatic(Command):
+    """Work no seat does: the game asked for it through `GameType.automatic` (e.g. "scoring"),
+    and a worker (or a simulation) gives this order when nobody is left to act."""
+
+    kind: str
+
+
 def fold(evolve: Callable[[S, Any], S], state: S, events: Iterable[Any]) -> S:
     for event in events:
         state = evolve(state, event)

@@ -9,6 +9,7 @@ from uuid import UUID
 
 from domain import table as tables
 from domain.actions import command_from_action
+from domain.decider import Automatic
 from domain.table_view import view_table
 from domain.templates import action_from_template
 from events import outbox
@@ -45,6 +46,33 @@ def run_bot_turn(game_id: str, version: int, seat: int) -> str:
         _mark_done(game, version, kind)
         return "stale"
     return "acted"
+
+
+def run_automatic(game_id: str, version: int, kind: str) -> str:
+    """Work no seat does (e.g. round scoring): appended once, only if the game still waits for
+    exactly this work at exactly this version, so a retried or duplicated job appends nothing."""
+    game = UUID(game_id)
+    handler = context.handler()
+    with handler.pool.connection() as conn:
+        table, current = handler.repository.load(conn, game)
+    if current != version or table.game_type.automatic(table.game) != kind:
+        _mark_done(game, version, kind)
+        return "stale"
+
+    def mark(conn, outcome) -> None:
+        outbox.mark_done(conn, game, version, kind)
+
+    try:
+        handler.execute(
+            game,
+            lambda current_table: tables.decide(current_table, Automatic(kind)),
+            expected_version=version,
+            extra=mark,
+        )
+    except VersionConflict:
+        _mark_done(game, version, kind)
+        return "stale"
+    return "done"
 
 
 def bot_decision(table: tables.Table, seat: int, rng: random.Random) -> list:

@@ -13,23 +13,25 @@ from events import idempotency, outbox
 from events.handler import OUTBOX_CHANNEL
 from events.outbox import OutboxItem
 from workers import context
-from workers.jobs import run_bot_turn
+from workers.jobs import run_automatic, run_bot_turn
 
 log = logging.getLogger("cardroom.relay")
 BATCH = 100
 PURGE_EVERY_SWEEPS = 300  # about every ten minutes
 
 
+def job_for(row: OutboxItem) -> tuple:
+    """The job function and its arguments (ids only) for an outbox row."""
+    if row.kind.startswith("bot-"):
+        return run_bot_turn, (str(row.game_id), row.version, int(row.kind.removeprefix("bot-")))
+    return run_automatic, (str(row.game_id), row.version, row.kind)
+
+
 def enqueue(row: OutboxItem) -> None:
-    kind = row.kind
-    if not kind.startswith("bot-"):
-        log.error("no job for outbox kind %s", kind)
-        return
+    function, args = job_for(row)
     context.queue().enqueue(
-        run_bot_turn,
-        str(row.game_id),
-        row.version,
-        int(kind.removeprefix("bot-")),
+        function,
+        *args,
         job_id=row.job_id,
         result_ttl=300,
         failure_ttl=86400,
