@@ -5,8 +5,14 @@ from __future__ import annotations
 import dataclasses
 
 from domain.codec import from_json, type_hints
-from domain.decider import Command, InvalidSetup
+from domain.decider import Command, IllegalAction, InvalidSetup
 from domain.game_type import GameType
+
+# Every action type of API.md: one of another game is well formed, just not allowed here.
+KNOWN_ACTION_TYPES = frozenset(
+    {"choose_pass_count", "pass_cards", "take_relics", "pass_relics", "play_card", "discard"}
+    | {"commit_river_card", "reveal_cards", "pick_up"}
+)
 
 
 class InvalidAction(InvalidSetup):
@@ -17,7 +23,8 @@ def command_from_action(game_type: GameType, seat: int, action: dict) -> Command
     action_type = action.get("type")
     command_class = game_type.commands.get(action_type)  # type: ignore[arg-type]
     if command_class is None:
-        raise InvalidAction(
+        error = IllegalAction if action_type in KNOWN_ACTION_TYPES else InvalidAction
+        raise error(
             f"{game_type.name} has no action {action_type!r}; "
             f"its actions are {', '.join(game_type.action_types)}"
         )

@@ -93,12 +93,24 @@ def test_an_illegal_action_is_refused_with_the_legal_actions(client):
     assert after["version"] == game["version"]
 
 
-def test_an_action_of_another_game_type_is_a_validation_error(client):
+def test_an_action_of_another_game_type_is_illegal_here_with_the_legal_actions(client):
+    # The body is of the spec's shape (take_relics is St Patrick's), so it is not a 400.
     game = create_game(client, "trick_and_snipers", humans(3))
     response = client.post(
         f"/games/{game['id']}/actions",
         headers=auth(tokens_of(game)[0]),
         json={"type": "take_relics", "count": 2},
+    )
+    body = assert_problem(response, 409, "illegal-action")
+    assert body["legal_actions"][0]["type"] == "pass_cards"
+
+
+def test_an_action_type_no_game_has_is_a_validation_error(client):
+    game = create_game(client, "trick_and_snipers", humans(3))
+    response = client.post(
+        f"/games/{game['id']}/actions",
+        headers=auth(tokens_of(game)[0]),
+        json={"type": "castle", "count": 2},
     )
     assert_problem(response, 400, "validation-error")
 
