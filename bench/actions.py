@@ -1,10 +1,12 @@
-"""Cardroom action benchmark: concurrent Trick & Snipers games through the HTTP API.
+"""Cardroom action benchmark: concurrent games through the HTTP API (Trick & Snipers default).
 
     .venv/bin/python bench/actions.py --start --clients 8 --games 200
     .venv/bin/python bench/actions.py --url http://127.0.0.1:8000 --database-url postgresql://...
+    .venv/bin/python bench/actions.py --start --game st_patrick --policy basic --late-version 500
 
 Scenario 1: --games games of 4 human seats played by --clients threads (one keep-alive session
-each): actions/s and POST /games/{id}/actions latency, early (first 10) vs late (last 10).
+each): actions/s and POST /games/{id}/actions latency, early (first 10 actions of each game) vs
+late (the last 10, or with --late-version V the actions within 10 versions of V).
 Scenario 2: the raw INSERT+COMMIT rate of the same Postgres with as many threads.
 Scenario 3: --bot-games games of 1 human + 3 basic bots: bot reaction time from `recorded_at`.
 Ends with a summary (PASS/FAIL per goal); --json writes the figures to a file.
@@ -59,6 +61,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--database-url",
         default=os.environ.get("DATABASE_URL"),
         help="Postgres of the service, for the raw append rate ($DATABASE_URL)",
+    )
+    p.add_argument("--game", default="trick_and_snipers", help="the game type of scenario 1")
+    p.add_argument(
+        "--policy",
+        default="first",
+        help="how the 4 human clients choose: 'first' template, or a bot level such as 'basic'",
+    )
+    p.add_argument(
+        "--late-version",
+        type=int,
+        default=None,
+        help="compare the first actions with those near this version (default: the last ones)",
     )
     p.add_argument("--clients", type=int, default=8, help="concurrent clients (and DB threads)")
     p.add_argument("--games", type=int, default=200, help="4-human games to play")
@@ -144,9 +158,10 @@ def run_humans(args: argparse.Namespace, url: str, games: int, label: str) -> Hu
     def play(api: Api, index: int) -> None:
         rng = random.Random(f"{args.seed}:{label}:{index}")
         if not hasattr(local, "apis"):
-            extra = [Api(url) for _ in range(3)] if args.session_per_seat else []
+            extra = [Api(url, args.game) for _ in range(3)] if args.session_per_seat else []
+            api.game_type = args.game
             local.apis = [api, *extra]
-        results.add_game(*play_human_game(local.apis, rng, actions.add))
+        results.add_game(*play_human_game(local.apis, rng, actions.add, args.policy))
 
     def on_error() -> int:
         results.add_error()
@@ -194,14 +209,24 @@ def run_bots(args: argparse.Namespace, url: str) -> BotResults:
 # --- figures -----------------------------------------------------------------------------------
 
 
-def human_figures(run: HumanRun) -> dict[str, Any]:
+def late_actions(game: list[tuple[int, float]], late_version: int | None) -> list[float]:
+    if late_version is None:
+        return [latency for _, latency in game[-EDGE:]]
+    return [latency for version, latency in game if abs(version - late_version) <= EDGE]
+
+
+def human_figures(run: HumanRun, late_version: int | None = None) -> dict[str, Any]:
     games = run.results.games
-    latencies = [x for game in games for x in game]
-    early = [x for game in games for x in game[:EDGE]]
-    late = [x for game in games for x in game[-EDGE:]]
+    latencies = [latency for game in games for _, latency in game]
+    early = [latency for game in games for _, latency in game[:EDGE]]
+    late = [x for game in games for x in late_actions(game, late_version)]
     early_p50, late_p50 = percentile(early, 50), percentile(late, 50)
     return {
         "games": len(games),
+        "events_per_game_p50": percentile([game[-1][0] for game in games if game], 50),
+        "early_versions": _span([v for game in games for v, _ in game[:EDGE]]),
+        "late_versions": late_version and f"{late_version - EDGE}-{late_version + EDGE}",
+        "late_samples": len(late),
         "failed_games": run.results.errors,
         "actions": len(latencies),
         "seconds": round(run.seconds, 2),
@@ -219,6 +244,10 @@ def human_figures(run: HumanRun) -> dict[str, Any]:
             for group, seconds in run.cpu.items()
         },
     }
+
+
+def _span(versions: list[int]) -> str:
+    return f"{min(versions)}-{max(versions)}" if versions else "none"
 
 
 def bot_figures(results: BotResults) -> dict[str, Any]:
@@ -286,13 +315,16 @@ def print_summary(report: dict[str, Any]) -> None:
         f"clients      {report['clients']}"
         f"{' x 4 sessions (one per seat)' if report['session_per_seat'] else ''}"
         f" (bot games: {report['bot_clients']})",
+        f"game         {report['game']} (clients play: {report['policy']}),"
+        f" p50 {h['events_per_game_p50']} events per game",
         f"API          {h['games']} games, {h['actions']} actions in {h['seconds']} s:"
         f" {h['actions_per_s']} actions/s ({h['failed_games']} failed games)",
         f"POST action  p50 {h['post_p50_ms']} ms   p99 {h['post_p99_ms']} ms"
         f"   max {h['post_max_ms']} ms   (GET state p50 {h['get_state_p50_ms']} ms)",
         f"CPU          machine {h['cpu_busy_pct']}% busy; ms per action: "
         + ", ".join(f"{g} {v}" for g, v in h["cpu_ms_per_action"].items()),
-        f"early/late   first {EDGE} p50 {h['early_p50_ms']} ms   last {EDGE}"
+        f"early/late   first {EDGE} (versions {h['early_versions']}) p50 {h['early_p50_ms']} ms"
+        f"   late ({h['late_versions'] or f'last {EDGE}'}, n={h['late_samples']})"
         f" p50 {h['late_p50_ms']} ms   ratio {h['late_early_ratio']}",
     ]
     if raw:
@@ -339,7 +371,7 @@ def bench(args: argparse.Namespace, service: Service | None) -> dict[str, Any]:
     warmup = args.clients if args.warmup is None else args.warmup
     if warmup:
         run_humans(args, url, warmup, "warm-up")
-    human = human_figures(run_humans(args, url, args.games, "4 humans"))
+    human = human_figures(run_humans(args, url, args.games, "4 humans"), args.late_version)
     database_url = database_url_for(args, service)
     raw = None
     if database_url:
@@ -349,6 +381,8 @@ def bench(args: argparse.Namespace, service: Service | None) -> dict[str, Any]:
     bots = bot_figures(run_bots(args, url)) if args.bot_games else None
     return {
         "service": f"{url} ({'started by the bench' if service else 'already running'})",
+        "game": args.game,
+        "policy": args.policy,
         "clients": args.clients,
         "session_per_seat": args.session_per_seat,
         "bot_clients": args.bot_clients,

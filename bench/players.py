@@ -1,7 +1,9 @@
-"""HTTP players for the benchmarks: Trick & Snipers games driven through the public API.
+"""HTTP players for the benchmarks: games driven through the public API.
 
-Every action is built mechanically from a `you.legal_actions` template (API.md): `min`/`max`
--> `count`; `count` + `cards` -> that many cards; `cards` alone -> one `card`.
+By default every action is built mechanically from the first `you.legal_actions` template
+(API.md): `min`/`max` -> `count`; `count` + `cards` -> that many cards; `cards` alone -> one
+`card`. With a policy such as "basic", the client plays the way that bot would, from the same
+view (useful to make St Patrick games last long enough to reach high versions).
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from typing import Any
 
 import requests
 
+from domain.games import GAME_TYPES
 from domain.templates import action_from_template
 
-GAME_TYPE = "trick_and_snipers"
 HUMAN_SEATS = 4
 BOT_LEVEL = "basic"
 TIMEOUT = 30.0
@@ -33,8 +35,9 @@ class BenchError(RuntimeError):
 class Api:
     """One keep-alive session (so one client thread = one TCP connection)."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, game_type: str = "trick_and_snipers") -> None:
         self.base = base_url.rstrip("/")
+        self.game_type = game_type
         self.session = requests.Session()
 
     def close(self) -> None:
@@ -54,7 +57,7 @@ class Api:
         return response, time.perf_counter() - started
 
     def create_game(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
-        response, _ = self.call("POST", "/games", json={"type": GAME_TYPE, "seats": seats})
+        response, _ = self.call("POST", "/games", json={"type": self.game_type, "seats": seats})
         expect(response, 201)
         return response.json()
 
@@ -79,16 +82,26 @@ def parse_time(value: str) -> datetime:
 # --- 4 humans --------------------------------------------------------------------------------
 
 
+Timed = tuple[int, float]  # (the game's version before the action, latency in s)
+
+
+def choose_action(view: dict[str, Any], rng: random.Random, policy: str) -> dict[str, Any]:
+    """The client's next action: the first template's, or what bot `policy` would play."""
+    if policy == "first":
+        return action_from_template(view["you"]["legal_actions"][0], rng)
+    return GAME_TYPES[view["type"]].bots[policy](view, rng)
+
+
 @dataclass
 class HumanResults:
-    """Latencies (s) of POST /games/{id}/actions, per game in play order, plus totals."""
+    """Latencies of POST /games/{id}/actions, per game in play order, plus totals."""
 
-    games: list[list[float]] = field(default_factory=list)
+    games: list[list[Timed]] = field(default_factory=list)
     state_reads: list[float] = field(default_factory=list)
     errors: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def add_game(self, latencies: list[float], reads: list[float]) -> None:
+    def add_game(self, latencies: list[Timed], reads: list[float]) -> None:
         with self.lock:
             self.games.append(latencies)
             self.state_reads.extend(reads)
@@ -99,15 +112,15 @@ class HumanResults:
 
 
 def play_human_game(
-    apis: list[Api], rng: random.Random, on_action
-) -> tuple[list[float], list[float]]:
+    apis: list[Api], rng: random.Random, on_action, policy: str = "first"
+) -> tuple[list[Timed], list[float]]:
     """Plays one 4-human game to the end, seat s through apis[s % len(apis)] (one session for
-    all seats, or one each); returns (action latencies, state-read latencies)."""
+    all seats, or one each); returns ((version, action latency) pairs, state-read latencies)."""
     seats = [{"kind": "human", "name": f"bench{i}"} for i in range(HUMAN_SEATS)]
     game = apis[0].create_game(seats)
     game_id = game["id"]
     tokens = {t["seat"]: t["token"] for t in game["tokens"]}
-    latencies: list[float] = []
+    latencies: list[Timed] = []
     reads: list[float] = []
     while game["status"] != "finished":
         if not game["to_act"]:  # nobody to act yet (e.g. a worker's automatic step)
@@ -119,13 +132,13 @@ def play_human_game(
         response, read = api.call("GET", f"/games/{game_id}", tokens[seat])
         expect(response, 200)
         reads.append(read)
-        templates = response.json()["you"]["legal_actions"]
-        if not templates:
+        view = response.json()
+        if not view["you"]["legal_actions"]:
             raise BenchError(f"seat {seat} is in to_act but has no legal action")
-        action = action_from_template(templates[0], rng)
+        action = choose_action(view, rng, policy)
         response, latency = api.call("POST", f"/games/{game_id}/actions", tokens[seat], json=action)
         expect(response, 201)
-        latencies.append(latency)
+        latencies.append((view["version"], latency))
         on_action()
         game = response.json()["game"]
     return latencies, reads
