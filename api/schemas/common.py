@@ -37,7 +37,7 @@ class StrictInteger(fields.Integer):
 
 class CardSchema(Schema):
     suit = fields.String(required=True, validate=validate.OneOf(ALL_SUITS))
-    rank = StrictInteger(required=True, validate=validate.Range(1, 14))
+    rank = StrictInteger(required=True, validate=validate.Range(1, 15))
 
 
 def card_list(max_cards: int = 60, **kwargs) -> fields.List:

@@ -1,0 +1,77 @@
+"""Ouroboros Trick bots: pure functions of the seat's own view and a generator they are handed.
+
+The basic bot counts cards: a trick won with lowest rank k brings the winner N cards (N players)
+for k discarded, a trick lost costs one card. So it wins tricks whose lowest card is at most N,
+ducks the others and sheds its highest card when it cannot use it there. It leads the highest
+card of its shortest suit (a void makes trumps) and discards its lowest cards, keeping the high
+ones that win tricks. (Measured against the other obvious choices in self-play.)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from domain.cards import Card, cards_json
+from domain.decider import IllegalAction
+from domain.game_type import Rng
+from domain.templates import action_from_template
+from domain.tricks import Play, Trick
+
+
+def random_bot(view: dict, rng: Rng) -> dict:
+    return action_from_template(rng.choice(view["you"]["legal_actions"]), rng)
+
+
+def basic_bot(view: dict, rng: Rng) -> dict:
+    templates = view.get("you", {}).get("legal_actions") or []
+    if not templates:
+        raise IllegalAction("the bot's seat has nothing to do now")
+    template = templates[0]
+    cards = [Card.from_json(card) for card in template["cards"]]
+    if template["type"] == "discard":
+        return {"type": "discard", "cards": cards_json(choose_discard(cards, template["count"]))}
+    trick = tuple(Play(p["seat"], Card.from_json(p["card"])) for p in view["trick"])
+    players = len(view["seats"])
+    return {"type": "play_card", "card": choose_play(trick, cards, players).to_json()}
+
+
+def choose_discard(hand: list[Card], count: int) -> list[Card]:
+    """Keep the high cards: they win tricks, and the tricks bring cards."""
+    return sorted(hand, key=lambda card: (card.rank, card.suit))[:count]
+
+
+def wins(trick: Trick, card: Card) -> bool:
+    """Would `card` win the trick as it stands (O3: off-suit is trump, later equal wins)?"""
+    if not trick:
+        return True
+    led = trick[0].card.suit
+    trumps = [play.card.rank for play in trick if play.card.suit != led]
+    if card.suit != led:
+        return not trumps or card.rank >= max(trumps)
+    return not trumps and card.rank > max(play.card.rank for play in trick)
+
+
+def choose_play(trick: Trick, playable: list[Card], players: int) -> Card:
+    if not trick:
+        return choose_lead(playable)
+    lowest = min((play.card.rank for play in trick), default=99)
+    last = len(trick) == players - 1
+
+    def cost(card: Card) -> int:  # the discard the winner will owe, as far as one can tell
+        return min(lowest, card.rank)
+
+    winning = [card for card in playable if wins(trick, card) and cost(card) <= players]
+    if winning:
+        if last:  # sure to win: the cheapest trick, keeping the high cards
+            return min(winning, key=lambda card: (cost(card), card.rank))
+        return max(winning, key=lambda card: card.rank)  # hardest to beat later
+    losing = [card for card in playable if not wins(trick, card)]
+    if losing:  # shed the highest card it cannot use here
+        return max(losing, key=lambda card: card.rank)
+    return min(playable, key=lambda card: card.rank)  # must win: make it as cheap as it gets
+
+
+def choose_lead(hand: list[Card]) -> Card:
+    """The highest card of the shortest suit: likely to win, and on the way to a void."""
+    lengths = Counter(card.suit for card in hand)
+    return max(hand, key=lambda card: (-lengths[card.suit], card.rank, card.suit))

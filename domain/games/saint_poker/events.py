@@ -1,0 +1,149 @@
+"""Saint Poker commands (orders) and events (facts), with who may see each event."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.cards import Card
+from domain.decider import Command, Event, SeatCards
+from domain.games.saint_poker.state import RankedHand
+
+
+@dataclass(frozen=True, slots=True)
+class CommitRiverCard(Command):
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class RevealCards(Command):
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PickUp(Command):
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class DealCommitted(Event):
+    """Public: the commitment lets anyone check the deal once DeckSealed is shown at the end."""
+
+    round: int
+    commitment: str
+    hand_sizes: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt(SeatCards):
+    """A seat's dealt hand: its own to see."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSealed(Event):
+    """The whole deck in deal order and the salt: seen by nobody until the game ends (the cards
+    not yet turned stay secret)."""
+
+    round: int
+    deck: tuple[Card, ...]
+    salt: str
+
+    def visible_to(self) -> tuple[int, ...] | None:
+        return ()
+
+    def redacted(self) -> dict:
+        return {"round": self.round}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    """P2: the future river became the start of the river; `future_river` was just turned."""
+
+    round: int
+    river: tuple[Card, ...]
+    future_river: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RiverCardCommitted(Event):
+    """G3: others learn only that the seat has committed."""
+
+    seat: int
+    card: Card
+
+    def visible_to(self) -> tuple[int, ...] | None:
+        return (self.seat,)
+
+    def redacted(self) -> dict:
+        return {"seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class RiverCompleted(Event):
+    """Every committed card, by seat, turned face up at once: the river now has 5 cards."""
+
+    round: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RevealChosen(SeatCards):
+    """G3: the 2 cards a seat will reveal; others learn only that it has chosen."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardsRevealed(Event):
+    """Every seat's 2 cards, by seat, face up at once; the round waits for scoring."""
+
+    round: int
+    cards: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored(Event):
+    """P3/P4: the ranking, best first, each seat's points this round; P5: the pickup order
+    (both passes; empty after the last round)."""
+
+    round: int
+    ranking: tuple[RankedHand, ...]
+    points: tuple[int, ...]
+    pickup_order: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardPickedUp(Event):
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    """The 5 cards nobody picked up, discarded for good (face up)."""
+
+    round: int
+    discarded: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    final: dict[str, dict[str, int]]
+
+
+EVENT_TYPES = (
+    DealCommitted,
+    HandDealt,
+    DeckSealed,
+    RoundStarted,
+    RiverCardCommitted,
+    RiverCompleted,
+    RevealChosen,
+    CardsRevealed,
+    RoundScored,
+    CardPickedUp,
+    RoundEnded,
+    GameEnded,
+)

@@ -1,0 +1,37 @@
+"""St Patrick commands (orders): `seat` plus the fields of the API action."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.cards import Card
+from domain.decider import Command
+
+
+@dataclass(frozen=True, slots=True)
+class ChoosePassCount(Command):
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassCards(Command):
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TakeRelics(Command):
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassRelics(Command):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard(Command):
+    seat: int
+    card: Card

@@ -1,0 +1,182 @@
+"""St Patrick events (facts), with who may see each event."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.cards import Card
+from domain.decider import Event, SeatCards
+
+
+@dataclass(frozen=True, slots=True)
+class DealCommitted(Event):
+    """Public: the commitment lets anyone check the deal once DeckSealed is shown at the end."""
+
+    round: int
+    commitment: str
+    hand_sizes: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt(SeatCards):
+    """A seat's dealt hand: its own to see."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSealed(Event):
+    """The whole deck and salt: seen by nobody until the game ends."""
+
+    round: int
+    deck: tuple[Card, ...]
+    salt: str
+
+    def visible_to(self) -> tuple[int, ...] | None:
+        return ()
+
+    def redacted(self) -> dict:
+        return {"round": self.round}
+
+
+@dataclass(frozen=True, slots=True)
+class PassCountAwaited(Event):
+    """S3: `chooser`, alone with the lowest life, picks how many cards everyone passes."""
+
+    chooser: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassCountSet(Event):
+    """The round's pass count; `seat` is the chooser, or None when the rules fixed it."""
+
+    count: int
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CardsPassed(SeatCards):
+    """G3: others learn only that the seat has chosen, and how many cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardsReceived(Event):
+    """The cards `seat` got from `from_seat`: known to both of them, to nobody else."""
+
+    seat: int
+    from_seat: int
+    cards: tuple[Card, ...]
+
+    def visible_to(self) -> tuple[int, ...] | None:
+        return (self.seat, self.from_seat)
+
+    def redacted(self) -> dict:
+        return {"seat": self.seat, "from_seat": self.from_seat, "count": len(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class RelicPhaseStarted(Event):
+    """S4/S5: 15 relics in the middle, none held; `starter` (holder of clover 7) acts first."""
+
+    number: int
+    starter: int
+
+
+@dataclass(frozen=True, slots=True)
+class RelicsTaken(Event):
+    seat: int
+    count: int
+    left: int
+
+
+@dataclass(frozen=True, slots=True)
+class RelicsDeclined(Event):
+    """A seat passed its relic turn (S4: it may still take on a later turn)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RelicsCursed(Event):
+    """S5: the middle ran empty; every seat lost life equal to the relics it holds."""
+
+    curse: int
+    losses: tuple[int, ...]
+    life: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandPassed(Event):
+    """S5: `seat` now holds the whole hand of `from_seat`, who knew it already."""
+
+    seat: int
+    from_seat: int
+    cards: tuple[Card, ...]
+
+    def visible_to(self) -> tuple[int, ...] | None:
+        return (self.seat, self.from_seat)
+
+    def redacted(self) -> dict:
+        return {"seat": self.seat, "from_seat": self.from_seat, "count": len(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class HuntStarted(Event):
+    """S7 (or S6 when `special`): `leader`, holder of clover 7, leads the first trick."""
+
+    leader: int
+    special: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(Event):
+    """The trick's cards were all played face up; its bite cards stay face up before `seat`."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    bites: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored(Event):
+    """S6/S8: `changes` is each seat's life change (negative: lost), `life` the result."""
+
+    round: int
+    bites: tuple[int, ...]
+    relics: tuple[int, ...]
+    changes: tuple[int, ...]
+    life: tuple[int, ...]
+    big_sacrifice: int | None
+    special: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    final: dict[str, dict[str, int]]
+
+
+EVENT_TYPES = (
+    DealCommitted,
+    HandDealt,
+    DeckSealed,
+    PassCountAwaited,
+    PassCountSet,
+    CardsPassed,
+    CardsReceived,
+    RelicPhaseStarted,
+    RelicsTaken,
+    RelicsDeclined,
+    RelicsCursed,
+    HandPassed,
+    HuntStarted,
+    CardPlayed,
+    TrickWon,
+    RoundScored,
+    GameEnded,
+)

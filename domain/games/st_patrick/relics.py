@@ -1,0 +1,64 @@
+"""The relic phase (S4) and the curse that ends it when the middle runs empty (S5)."""
+
+from __future__ import annotations
+
+from domain.decider import Event, IllegalAction
+from domain.games.st_patrick.checks import check_count, check_seat
+from domain.games.st_patrick.commands import PassRelics, TakeRelics
+from domain.games.st_patrick.events import (
+    HandPassed,
+    HuntStarted,
+    RelicPhaseStarted,
+    RelicsCursed,
+    RelicsDeclined,
+    RelicsTaken,
+)
+from domain.games.st_patrick.state import ST_PATRICK, State, holder_of, set_at
+
+
+def _check_turn(state: State, seat: object) -> int:
+    checked = check_seat(state, seat)
+    if state.phase != "relics":
+        raise IllegalAction("relics are taken only in the relic phase")
+    if checked != state.relic_turn:
+        raise IllegalAction(f"it is not your turn: seat {state.relic_turn} acts on the relics")
+    return checked
+
+
+def take_relics(state: State, command: TakeRelics) -> list[Event]:
+    seat = _check_turn(state, command.seat)
+    count = check_count(command.count, 1, state.relics_left)
+    left = state.relics_left - count
+    taken = RelicsTaken(seat, count, left)
+    if left > 0:
+        return [taken]
+    held = set_at(state.relics, seat, state.relics[seat] + count)
+    return [taken, *curse(state, held)]  # S4 (B): the moment the middle is empty
+
+
+def decline_relics(state: State, command: PassRelics) -> list[Event]:
+    seat = _check_turn(state, command.seat)
+    passes = state.passes_in_a_row + 1
+    # S4 (A): after a take, the N-1 others pass in turn (the taker is not asked again);
+    # without any take, all N pass in turn.
+    needed = state.players - 1 if state.taken_this_phase else state.players
+    declined = RelicsDeclined(seat)
+    if passes < needed:
+        return [declined]
+    return [declined, HuntStarted(holder_of(state.hands, ST_PATRICK), special=False)]
+
+
+def curse(state: State, held: tuple[int, ...]) -> list[Event]:
+    """S5: life lost per relic held, whole hands to the left, then a new relic phase from the
+    new holder of clover 7 -- or, at the N-th curse of the round, when the hands are back with
+    the seats that held them before the first curse, the special hunt (S6) with relics kept."""
+    number = state.curses + 1
+    life = tuple(have - lost for have, lost in zip(state.life, held, strict=True))
+    n = state.players
+    hands = tuple(state.hands[(s - 1) % n] for s in range(n))
+    events: list[Event] = [RelicsCursed(number, held, life)]
+    events += [HandPassed(s, (s - 1) % n, hands[s]) for s in range(n)]
+    starter = holder_of(hands, ST_PATRICK)
+    if number == n:
+        return [*events, HuntStarted(starter, special=True)]
+    return [*events, RelicPhaseStarted(number + 1, starter)]

@@ -1,0 +1,122 @@
+"""Poker hand ranking (P3): the best five of five to seven cards, Texas hold'em order.
+
+`phevaluator` (C) finds the value; this module turns it into an ordering where higher is better
+and names the hand ("king-high flush", "full house, queens over fives", ...). Ace is high, the
+wheel A-2-3-4-5 is the lowest straight, suits never break ties, and equal values are exact ties.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from phevaluator import evaluate_cards
+
+from domain.cards import Card
+
+SUIT_IDS = {"clubs": 0, "diamonds": 1, "hearts": 2, "spades": 3}  # phevaluator's suit order
+WORST = 7462  # phevaluator: 1 (royal flush) .. 7462 (7-5-4-3-2 high), lower is better
+# The worst phevaluator value of each category, best category first.
+CATEGORY_LIMITS = (
+    (10, "straight flush"),
+    (166, "four of a kind"),
+    (322, "full house"),
+    (1599, "flush"),
+    (1609, "straight"),
+    (2467, "three of a kind"),
+    (3325, "two pair"),
+    (6185, "one pair"),
+    (WORST, "high card"),
+)
+CATEGORIES = tuple(name for _, name in reversed(CATEGORY_LIMITS))  # worst first
+WORDS = {
+    2: ("two", "twos"), 3: ("three", "threes"), 4: ("four", "fours"), 5: ("five", "fives"),
+    6: ("six", "sixes"), 7: ("seven", "sevens"), 8: ("eight", "eights"), 9: ("nine", "nines"),
+    10: ("ten", "tens"), 11: ("jack", "jacks"), 12: ("queen", "queens"), 13: ("king", "kings"),
+    14: ("ace", "aces"),
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class HandRank:
+    """Compares by `strength` only (higher wins, equal ties); `category` and `name` describe."""
+
+    strength: int
+    category: str = field(compare=False)
+    name: str = field(compare=False)
+
+
+def card_id(card: Card) -> int:
+    """phevaluator's id: rank index (2 -> 0 .. ace -> 12) times 4 plus the suit index."""
+    return (card.rank - 2) * 4 + SUIT_IDS[card.suit]
+
+
+def hand_strength(cards: Sequence[Card]) -> int:
+    """The comparable value alone (the fast path): higher is better, 1 .. 7462."""
+    return WORST + 1 - evaluate_cards(*[card_id(card) for card in cards])
+
+
+def category_of(strength: int) -> str:
+    value = WORST + 1 - strength
+    return next(name for limit, name in CATEGORY_LIMITS if value <= limit)
+
+
+def rank_hand(cards: Sequence[Card]) -> HandRank:
+    """The best five of these 5-7 cards: its value and its name."""
+    strength = hand_strength(cards)
+    category = category_of(strength)
+    return HandRank(strength, category, describe(category, cards))
+
+
+def describe(category: str, cards: Sequence[Card]) -> str:
+    counts = Counter(card.rank for card in cards)
+    if category in ("straight flush", "flush"):
+        suited = _flush_ranks(cards)
+        if category == "flush":
+            return f"{_word(max(suited))}-high flush"
+        return f"{_word(straight_top(suited) or 0)}-high straight flush"
+    if category == "straight":
+        return f"{_word(straight_top(counts) or 0)}-high straight"
+    if category == "four of a kind":
+        return f"four {_plural(_ranks_with(counts, 4)[0])}"
+    if category == "full house":
+        trips = _ranks_with(counts, 3)[0]
+        pair = max(rank for rank, n in counts.items() if n >= 2 and rank != trips)
+        return f"full house, {_plural(trips)} over {_plural(pair)}"
+    if category == "three of a kind":
+        return f"three {_plural(_ranks_with(counts, 3)[0])}"
+    if category == "two pair":
+        high, low = _ranks_with(counts, 2)[:2]
+        return f"two pair, {_plural(high)} and {_plural(low)}"
+    if category == "one pair":
+        return f"pair of {_plural(_ranks_with(counts, 2)[0])}"
+    return f"{_word(max(counts))} high"
+
+
+def straight_top(ranks: Iterable[int]) -> int | None:
+    """The top rank of the highest straight in these ranks; the wheel's top is the five."""
+    present = set(ranks)
+    if 14 in present:
+        present.add(1)  # the ace also plays low: A-2-3-4-5
+    for top in range(14, 4, -1):
+        if all(rank in present for rank in range(top - 4, top + 1)):
+            return top
+    return None
+
+
+def _flush_ranks(cards: Sequence[Card]) -> list[int]:
+    suit, _ = Counter(card.suit for card in cards).most_common(1)[0]
+    return [card.rank for card in cards if card.suit == suit]
+
+
+def _ranks_with(counts: Counter, at_least: int) -> list[int]:
+    return sorted((rank for rank, n in counts.items() if n >= at_least), reverse=True)
+
+
+def _word(rank: int) -> str:
+    return WORDS[rank][0]
+
+
+def _plural(rank: int) -> str:
+    return WORDS[rank][1]
