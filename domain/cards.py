@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -30,6 +30,11 @@ def build_deck(suits: Iterable[str], ranks: Iterable[int]) -> tuple[Card, ...]:
 
 def cards_json(cards: Iterable[Card]) -> list[dict]:
     return [card.to_json() for card in cards]
+
+
+def sort_by_suit(cards: Iterable[Card], suits: Sequence[str]) -> list[Card]:
+    """Suits in the game's order, ranks ascending within a suit (how hands are shown)."""
+    return sorted(cards, key=lambda card: (suits.index(card.suit), card.rank))
 
 
 def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:

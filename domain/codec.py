@@ -48,9 +48,15 @@ def from_json(tp: Any, value: Any) -> Any:
         return tuple(from_json(arg, item) for arg, item in zip(args, value, strict=True))
     if dataclasses.is_dataclass(tp):
         hints = type_hints(tp)
-        names = [f.name for f in dataclasses.fields(tp)]
+        # A field with a default may be absent (added after such data was stored).
+        names = [f.name for f in dataclasses.fields(tp) if f.name in value or _required(f)]
         return tp(**{name: from_json(hints[name], value[name]) for name in names})
     return value
+
+
+def _required(field: dataclasses.Field) -> bool:
+    no_default = field.default is dataclasses.MISSING
+    return no_default and field.default_factory is dataclasses.MISSING
 
 
 def canonical_json(value: Any) -> str:

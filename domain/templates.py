@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.decider import IllegalAction
 from domain.game_type import Rng
 
 
@@ -18,3 +19,16 @@ def action_from_template(template: dict[str, Any], rng: Rng) -> dict[str, Any]:
     elif "cards" in template:
         action["card"] = rng.choice(template["cards"])
     return action
+
+
+def seat_templates(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The templates a bot's view offers its seat; a bot asked with nothing to do refuses."""
+    templates = view.get("you", {}).get("legal_actions") or []
+    if not templates:
+        raise IllegalAction("the bot's seat has nothing to do now")
+    return templates
+
+
+def random_bot(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
+    """The "random" level of every game: any legal template, any action built from it."""
+    return action_from_template(rng.choice(view["you"]["legal_actions"]), rng)

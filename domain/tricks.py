@@ -6,10 +6,13 @@ A trick is a tuple of `Play`s in the order they were made; its first play sets t
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from domain.cards import Card
+from domain.cards import Card, remove_cards
+from domain.checks import check_held, check_seat
+from domain.decider import IllegalAction
+from domain.tuples import set_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +71,32 @@ def trick_cards(trick: Trick) -> tuple[Card, ...]:
 
 def plays_json(trick: Trick) -> list[dict]:
     return [play.to_json() for play in trick]
+
+
+def card_turn(state: Any) -> int | None:
+    """The seat to play a card in a trick game's state (its phase, leader, trick and players),
+    if a card is awaited: only in the phase "playing"."""
+    if state.phase != "playing" or state.leader is None:
+        return None
+    return seat_to_play(state.leader, state.trick, state.players)
+
+
+def checked_play(state: Any, seat: object, card: object) -> int:
+    """The seat of a card play, once it is its turn, it holds the card and follows suit."""
+    checked = check_seat(seat, state.players)
+    if checked != card_turn(state):
+        raise IllegalAction(f"it is not your turn: seat {card_turn(state)} plays next")
+    hand = state.hands[checked]
+    check_held(hand, (card,))
+    led = led_suit(state.trick)
+    if card not in playable_cards(hand, led):
+        raise IllegalAction(f"you must follow suit: play a {led} card")
+    return checked
+
+
+def card_played(state: Any, seat: int, card: Card) -> Any:
+    """Evolve: the card leaves the seat's hand for the trick."""
+    hand = remove_cards(state.hands[seat], (card,))
+    return replace(
+        state, hands=set_at(state.hands, seat, hand), trick=(*state.trick, Play(seat, card))
+    )

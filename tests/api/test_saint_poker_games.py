@@ -7,14 +7,13 @@ import random
 import uuid
 
 import pytest
-from rq import SimpleWorker
-from rq.serializers import JSONSerializer
 
 from domain import table as tables
 from domain.games import get_game_type
 from tests.api.knowledge import cards_shown
 from tests.api.play import auth, create_game, humans, play_one, tokens_of, wait_for
-from workers import context
+from tests.workers import in_process
+from tests.workers.in_process import count_of, loaded, run_jobs
 from workers.jobs import run_automatic
 from workers.relay import relay_pending
 
@@ -172,21 +171,9 @@ def assert_hidden(client, game_id: str, tokens: dict[int, str], secret: dict[int
 @pytest.fixture()
 def worker_context(monkeypatch, private_database_url, redis_url):
     """This process's worker context on a private database and a queue of its own."""
-    monkeypatch.setenv("DATABASE_URL", private_database_url)
-    monkeypatch.setenv("REDIS_URL", redis_url)
-    monkeypatch.setenv("RQ_QUEUE", f"saint-poker-test-{uuid.uuid4().hex[:8]}")
-    for cached in (context.settings, context.handler, context.redis_connection):
-        cached.cache_clear()
-    yield context
-    context.queue().delete(delete_jobs=True)
-    context.handler().pool.close()
-    for cached in (context.settings, context.handler, context.redis_connection):
-        cached.cache_clear()
-
-
-def stream_version(ctx, game_id: uuid.UUID) -> tuple[tables.Table, int]:
-    with ctx.handler().pool.connection() as conn:
-        return ctx.handler().repository.load(conn, game_id)
+    urls = (private_database_url, redis_url)
+    with in_process.worker_context(monkeypatch, *urls, "saint-poker-test") as ctx:
+        yield ctx
 
 
 def test_the_scoring_job_is_idempotent(worker_context):
@@ -197,32 +184,23 @@ def test_the_scoring_job_is_idempotent(worker_context):
     handler.create(game_id, game_type, tables.CreateTable(seats, {}))
     for kind in ("commit_river_card", "reveal_cards"):
         for seat in range(2):
-            table, _ = stream_version(worker_context, game_id)
+            table, _ = loaded(worker_context, game_id)
             hand = table.game.hands[seat]
             command = game_type.commands[kind]
             order = (
                 command(seat, hand[0]) if kind == "commit_river_card" else command(seat, hand[:2])
             )
             handler.execute(game_id, lambda t, order=order: tables.decide(t, order))
-    table, version = stream_version(worker_context, game_id)
+    table, version = loaded(worker_context, game_id)
     assert game_type.automatic(table.game) == "scoring"
 
     assert run_automatic(str(game_id), version, "scoring") == "done"
-    table, scored_version = stream_version(worker_context, game_id)
+    table, scored_version = loaded(worker_context, game_id)
     assert table.game.phase == "pickup" and scored_version == version + 1
 
     assert run_automatic(str(game_id), version, "scoring") == "stale"  # the same job again
     assert run_automatic(str(game_id), scored_version, "scoring") == "stale"  # nothing to score
     assert relay_pending() >= 0
-    SimpleWorker(
-        [worker_context.queue()],
-        connection=worker_context.redis_connection(),
-        serializer=JSONSerializer,
-    ).work(burst=True)  # whatever the relay queued for this game runs too, and adds nothing
-    assert stream_version(worker_context, game_id)[1] == scored_version
-    with worker_context.handler().pool.connection() as conn:
-        rows = conn.execute(
-            "SELECT count(*) AS n FROM events WHERE game_id = %s AND type = 'RoundScored'",
-            (game_id,),
-        ).fetchone()
-    assert rows["n"] == 1
+    run_jobs(worker_context)  # whatever the relay queued for this game runs too, and adds nothing
+    assert loaded(worker_context, game_id)[1] == scored_version
+    assert count_of(worker_context, game_id, "RoundScored") == 1

@@ -7,13 +7,13 @@ import random
 import uuid
 
 import pytest
-from rq import SimpleWorker
-from rq.serializers import JSONSerializer
 
 from domain import table as tables
 from domain.games import get_game_type
 from tests.api.play import auth, create_game, humans, play_one, tokens_of, wait_for
-from workers import context, jobs
+from tests.workers import in_process
+from tests.workers.in_process import count_of, loaded, run_jobs
+from workers import jobs
 
 SUITS = ("clover", "cross", "harp", "snake")
 
@@ -92,30 +92,9 @@ def test_a_human_plays_by_the_api_while_bots_scoring_and_deals_run_on_the_worker
 
 @pytest.fixture()
 def worker_context(monkeypatch, private_database_url, redis_url):
-    monkeypatch.setenv("DATABASE_URL", private_database_url)
-    monkeypatch.setenv("REDIS_URL", redis_url)
-    monkeypatch.setenv("RQ_QUEUE", f"stp-test-{uuid.uuid4().hex[:8]}")
-    for cached in (context.settings, context.handler, context.redis_connection):
-        cached.cache_clear()
-    yield context
-    context.queue().delete(delete_jobs=True)
-    context.handler().pool.close()
-    for cached in (context.settings, context.handler, context.redis_connection):
-        cached.cache_clear()
-
-
-def loaded(ctx, game_id: uuid.UUID):
-    with ctx.handler().pool.connection() as conn:
-        return ctx.handler().repository.load(conn, game_id)
-
-
-def count_of(ctx, game_id: uuid.UUID, event_type: str) -> int:
-    with ctx.handler().pool.connection() as conn:
-        row = conn.execute(
-            "SELECT count(*) AS n FROM events WHERE game_id = %s AND type = %s",
-            (game_id, event_type),
-        ).fetchone()
-    return row["n"]
+    urls = (private_database_url, redis_url)
+    with in_process.worker_context(monkeypatch, *urls, "stp-test") as ctx:
+        yield ctx
 
 
 def bots_to_scoring(ctx) -> tuple[uuid.UUID, int]:
@@ -143,9 +122,7 @@ def test_the_scoring_job_appends_once_however_often_it_runs(worker_context):
     queue = worker_context.queue()
     for _ in range(2):
         queue.enqueue(jobs.run_automatic, str(game_id), version, "scoring")
-    SimpleWorker(
-        [queue], connection=worker_context.redis_connection(), serializer=JSONSerializer
-    ).work(burst=True)
+    run_jobs(worker_context)
 
     table, current = loaded(worker_context, game_id)
     assert current == after_first > version

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from functools import partial
 
 from domain.cards import Card
-from domain.codec import from_json
-from domain.decider import Automatic, Deal, Event, fold
+from domain.decider import Automatic, Deal, Event
 from domain.games.saint_poker import GAME
 from domain.games.saint_poker.events import CommitRiverCard, PickUp, RevealCards
 from domain.games.saint_poker.state import DECK, FUTURE_RIVER_SIZES, HAND_SIZE, State
+from tests.domain import support
 
 SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 RANKS = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
@@ -22,8 +23,7 @@ def card(text: str) -> Card:
     return Card(SUITS[text[-1]], rank)
 
 
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(card(word) for word in text.split())
+cards = support.cards_reader(card)
 
 
 def name_of(c: Card) -> str:
@@ -49,9 +49,8 @@ def fixed_deck(hands: list[str], future_river: str = "", deck: str = "") -> tupl
     return tuple(order)
 
 
-def step(state: State, command) -> tuple[State, list[Event]]:
-    events = GAME.decide(state, command)
-    return fold(GAME.evolve, state, events), events
+step = partial(support.step, GAME)
+command_for = partial(support.command_for, GAME)
 
 
 def deal(players: int, deck: tuple[Card, ...]) -> tuple[State, list[Event]]:
@@ -65,19 +64,11 @@ def dealt(players: int, seed: int = 0) -> State:
 
 
 def commit_all(state: State, texts: list[str]) -> tuple[State, list[Event]]:
-    events: list[Event] = []
-    for seat, text in enumerate(texts):
-        state, new = step(state, CommitRiverCard(seat, card(text)))
-        events += new
-    return state, events
+    return support.steps(GAME, state, (CommitRiverCard(s, card(t)) for s, t in enumerate(texts)))
 
 
 def reveal_all(state: State, texts: list[str]) -> tuple[State, list[Event]]:
-    events: list[Event] = []
-    for seat, text in enumerate(texts):
-        state, new = step(state, RevealCards(seat, cards(text)))
-        events += new
-    return state, events
+    return support.steps(GAME, state, (RevealCards(s, cards(t)) for s, t in enumerate(texts)))
 
 
 def score(state: State) -> tuple[State, list[Event]]:
@@ -105,9 +96,3 @@ def scoring_state(round_number: int, river: str, revealed: list[str], points=Non
         revealed=tuple(cards(text) for text in revealed),
         points=tuple(points or (0,) * players),
     )
-
-
-def command_for(seat: int, action: dict):
-    """What the service does: an API action dict -> the game's command, through the codec."""
-    fields = {key: value for key, value in action.items() if key != "type"}
-    return from_json(GAME.commands[action["type"]], {"seat": seat, **fields})

@@ -4,37 +4,21 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from functools import partial
 
 from domain.cards import Card
-from domain.codec import from_json
-from domain.decider import Automatic, Deal, Event, fold
+from domain.decider import Automatic, Deal, Event
 from domain.games.st_patrick import GAME
-from domain.games.st_patrick.commands import PassRelics, PlayCard, TakeRelics
+from domain.games.st_patrick.commands import PassRelics, TakeRelics
 from domain.games.st_patrick.state import State, deck, initial_state
+from tests.domain import support
 
-SUITS = {"c": "clover", "x": "cross", "h": "harp", "s": "snake"}
-
-
-def card(text: str) -> Card:
-    """'c7' -> clover 7 (St Patrick), 'x7' cross 7, 'h7' harp 7, 's9' snake 9."""
-    return Card(SUITS[text[0]], int(text[1:]))
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(card(word) for word in text.split())
-
-
-def step(state: State, command) -> tuple[State, list[Event]]:
-    events = GAME.decide(state, command)
-    return fold(GAME.evolve, state, events), events
-
-
-def steps(state: State, commands) -> tuple[State, list[Event]]:
-    every: list[Event] = []
-    for command in commands:
-        state, events = step(state, command)
-        every += events
-    return state, every
+card = support.card_reader({"c": "clover", "x": "cross", "h": "harp", "s": "snake"})
+"""'c7' -> clover 7 (St Patrick), 'x7' cross 7, 'h7' harp 7, 's9' snake 9."""
+cards = support.cards_reader(card)
+step = partial(support.step, GAME)
+steps = partial(support.steps, GAME)
+command_for = partial(support.command_for, GAME)
 
 
 def new_game(players: int, **options) -> State:
@@ -84,34 +68,8 @@ def decline(seat: int) -> PassRelics:
 
 def play(state: State, texts: list[str]) -> tuple[State, list[Event]]:
     """Plays the given cards in turn order from the seat to play; returns every event."""
-    every: list[Event] = []
-    for text in texts:
-        state, events = step(state, PlayCard(GAME.to_act(state)[0], card(text)))
-        every += events
-    return state, every
+    return support.play_all(GAME, state, [card(text) for text in texts])
 
 
 def score(state: State) -> tuple[State, list[Event]]:
     return step(state, Automatic(GAME.automatic(state) or "scoring"))
-
-
-def command_for(seat: int, action: dict):
-    """What the service does: an API action dict -> the game's command, through the codec."""
-    fields = {key: value for key, value in action.items() if key != "type"}
-    return from_json(GAME.commands[action["type"]], {"seat": seat, **fields})
-
-
-def visible_pairs(value) -> set[tuple[str, int]]:
-    """(suit, rank) of every card written anywhere in a JSON-ready value."""
-    found: set[tuple[str, int]] = set()
-    todo = [value]
-    while todo:
-        item = todo.pop()
-        if type(item) is dict:
-            if "suit" in item:
-                found.add((item["suit"], item["rank"]))
-            else:
-                todo.extend(item.values())
-        elif type(item) is list:
-            todo.extend(item)
-    return found

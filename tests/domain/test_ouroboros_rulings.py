@@ -24,8 +24,8 @@ from tests.domain.ouro_support import (
     play_all,
     playing,
     step,
-    visible_pairs,
 )
+from tests.domain.support import visible_pairs
 
 # O1 -----------------------------------------------------------------------------------------
 

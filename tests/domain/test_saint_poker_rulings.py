@@ -38,7 +38,7 @@ from tests.domain.sp_support import (
     scoring_state,
     step,
 )
-from tests.domain.tns_support import visible_cards
+from tests.domain.support import visible_cards
 
 # The rulebook's example round, for 4 players (A-D are seats 0-3); the river is 9h (the first
 # future river) and the committed 8h 7h 2c 3s.

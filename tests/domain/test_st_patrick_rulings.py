@@ -36,8 +36,8 @@ from tests.domain.stp_support import (
     step,
     steps,
     take,
-    visible_pairs,
 )
+from tests.domain.support import visible_pairs
 
 # S1 -----------------------------------------------------------------------------------------
 

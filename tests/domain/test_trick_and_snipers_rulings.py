@@ -15,7 +15,8 @@ from domain.games.trick_and_snipers.events import (
     TrickWon,
 )
 from domain.games.trick_and_snipers.state import deck_for
-from tests.domain.tns_support import card, cards, dealt, play_all, playing, step, visible_cards
+from tests.domain.support import visible_cards
+from tests.domain.tns_support import card, cards, dealt, play_all, playing, step
 
 # T1 -----------------------------------------------------------------------------------------
 

@@ -6,28 +6,20 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from rq import SimpleWorker
-from rq.serializers import JSONSerializer
 
 from domain import table as tables
 from domain.games import get_game_type
-from workers import context
+from tests.workers import in_process
+from tests.workers.in_process import loaded, run_jobs
 from workers.relay import relay_pending, sweep_stale
 
 
 @pytest.fixture()
 def worker_context(monkeypatch, private_database_url, redis_url):
     """Point this process's worker context at the test database and a queue of its own."""
-    monkeypatch.setenv("DATABASE_URL", private_database_url)
-    monkeypatch.setenv("REDIS_URL", redis_url)
-    monkeypatch.setenv("RQ_QUEUE", f"sweeper-test-{uuid.uuid4().hex[:8]}")
-    for cached in (context.settings, context.handler, context.redis_connection):
-        cached.cache_clear()
-    yield context
-    context.queue().delete(delete_jobs=True)
-    context.handler().pool.close()
-    for cached in (context.settings, context.handler, context.redis_connection):
-        cached.cache_clear()
+    urls = (private_database_url, redis_url)
+    with in_process.worker_context(monkeypatch, *urls, "sweeper-test") as ctx:
+        yield ctx
 
 
 def bot_table(ctx) -> uuid.UUID:
@@ -37,15 +29,8 @@ def bot_table(ctx) -> uuid.UUID:
     return game_id
 
 
-def run_jobs(ctx) -> None:
-    SimpleWorker([ctx.queue()], connection=ctx.redis_connection(), serializer=JSONSerializer).work(
-        burst=True
-    )
-
-
 def version_of(ctx, game_id: uuid.UUID) -> int:
-    with ctx.handler().pool.connection() as conn:
-        return ctx.handler().repository.load(conn, game_id)[1]
+    return loaded(ctx, game_id)[1]
 
 
 def test_the_relay_turns_outbox_rows_into_jobs_that_move_the_bots(worker_context):

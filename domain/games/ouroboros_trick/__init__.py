@@ -6,10 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.cards import Card
-from domain.decider import InvalidSetup
 from domain.game_type import GameType
 from domain.games.ouroboros_trick import view as views  # keeps the submodule name free
-from domain.games.ouroboros_trick.bots import basic_bot, random_bot
+from domain.games.ouroboros_trick.bots import basic_bot
 from domain.games.ouroboros_trick.events import EVENT_TYPES, Discard, PlayCard
 from domain.games.ouroboros_trick.rules import decide, evolve
 from domain.games.ouroboros_trick.state import (
@@ -20,19 +19,16 @@ from domain.games.ouroboros_trick.state import (
     is_terminal,
     to_act,
 )
+from domain.options import check_first_leader, check_players
+from domain.templates import random_bot
 
 MIN_PLAYERS = min(TOP_RANK)
 MAX_PLAYERS = max(TOP_RANK)
 
 
 def check_options(players: int, options: Mapping[str, Any]) -> None:
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidSetup(f"Ouroboros Trick is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
-    leader = options.get("first_leader")
-    if leader is None:
-        return
-    if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < players:
-        raise InvalidSetup(f"first_leader must be a seat from 0 to {players - 1}")
+    check_players("Ouroboros Trick", players, MIN_PLAYERS, MAX_PLAYERS)
+    check_first_leader(players, options)
 
 
 def new_game(players: int, options: Mapping[str, Any]) -> State:

@@ -12,20 +12,13 @@ from __future__ import annotations
 from collections import Counter
 
 from domain.cards import Card, cards_json
-from domain.decider import IllegalAction
 from domain.game_type import Rng
-from domain.templates import action_from_template
+from domain.templates import seat_templates
 from domain.tricks import Play, Trick
 
 
-def random_bot(view: dict, rng: Rng) -> dict:
-    return action_from_template(rng.choice(view["you"]["legal_actions"]), rng)
-
-
 def basic_bot(view: dict, rng: Rng) -> dict:
-    templates = view.get("you", {}).get("legal_actions") or []
-    if not templates:
-        raise IllegalAction("the bot's seat has nothing to do now")
+    templates = seat_templates(view)
     template = templates[0]
     cards = [Card.from_json(card) for card in template["cards"]]
     if template["type"] == "discard":

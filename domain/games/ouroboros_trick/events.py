@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.cards import Card
+from domain.dealing import DealCommitted, DeckSealed, HandDealt
 from domain.decider import Command, Event, SeatCards
+from domain.outcome import GameEnded
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,36 +20,6 @@ class PlayCard(Command):
 class Discard(Command):
     seat: int
     cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DealCommitted(Event):
-    """Public: the commitment lets anyone check the deal once DeckSealed is shown at the end."""
-
-    round: int
-    commitment: str
-    first_leader: int
-    hand_sizes: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class HandDealt(SeatCards):
-    """A seat's dealt hand: its own to see."""
-
-
-@dataclass(frozen=True, slots=True)
-class DeckSealed(Event):
-    """The whole deck and salt: seen by nobody until the game ends."""
-
-    round: int
-    deck: tuple[Card, ...]
-    salt: str
-
-    def visible_to(self) -> tuple[int, ...] | None:
-        return ()
-
-    def redacted(self) -> dict:
-        return {"round": self.round}
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +58,6 @@ class DiscardAwaited(Event):
 
     seat: int
     count: int
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnded(Event):
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    final: dict[str, dict[str, int]]
 
 
 EVENT_TYPES = (

@@ -7,7 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 from domain.cards import remove_cards
-from domain.decider import Event
+from domain.dealing import hand_dealt
+from domain.dispatch import evolver
 from domain.games.ouroboros_trick.events import (
     CardPlayed,
     CardsDiscarded,
@@ -18,36 +19,18 @@ from domain.games.ouroboros_trick.events import (
     PoolTaken,
     TrickWon,
 )
-from domain.games.ouroboros_trick.state import (
-    LastTrick,
-    Outcome,
-    PendingDiscard,
-    State,
-    set_at,
-)
-from domain.tricks import Play
-
-
-def evolve(state: State, event: Event) -> State:
-    apply = _APPLIERS.get(type(event))
-    return apply(state, event) if apply else state
+from domain.games.ouroboros_trick.state import LastTrick, PendingDiscard, State
+from domain.outcome import game_ended
+from domain.tricks import card_played
+from domain.tuples import set_at
 
 
 def _deal_committed(state: State, event: DealCommitted) -> State:
     return replace(state, phase="playing", commitment=event.commitment, leader=event.first_leader)
 
 
-def _hand_dealt(state: State, event: HandDealt) -> State:
-    return replace(state, hands=set_at(state.hands, event.seat, event.cards))
-
-
 def _card_played(state: State, event: CardPlayed) -> State:
-    hand = remove_cards(state.hands[event.seat], (event.card,))
-    return replace(
-        state,
-        hands=set_at(state.hands, event.seat, hand),
-        trick=(*state.trick, Play(event.seat, event.card)),
-    )
+    return card_played(state, event.seat, event.card)
 
 
 def _trick_won(state: State, event: TrickWon) -> State:
@@ -86,19 +69,15 @@ def _discard_awaited(state: State, event: DiscardAwaited) -> State:
     return replace(state, phase="discarding", pending=PendingDiscard(event.seat, event.count))
 
 
-def _game_ended(state: State, event: GameEnded) -> State:
-    return replace(
-        state, phase="finished", outcome=Outcome(event.winners, event.losers, event.final)
-    )
-
-
 _APPLIERS: dict[type, Callable[[State, Any], State]] = {
     DealCommitted: _deal_committed,
-    HandDealt: _hand_dealt,
+    HandDealt: hand_dealt,
     CardPlayed: _card_played,
     TrickWon: _trick_won,
     CardsDiscarded: _cards_discarded,
     PoolTaken: _pool_taken,
     DiscardAwaited: _discard_awaited,
-    GameEnded: _game_ended,
+    GameEnded: game_ended,
 }
+
+evolve = evolver(_APPLIERS)

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TypeVar
 
-from domain.cards import Card, build_deck
-from domain.tricks import Trick, seat_to_play
+from domain.cards import Card, build_deck, sort_by_suit
+from domain.outcome import Outcome
+from domain.tricks import Trick
+from domain.tricks import card_turn as turn
 
 SUITS = ("red", "yellow", "green", "blue")
 TOP_RANK = {3: 9, 4: 12, 5: 15}  # O1: the deck grows with the table
 HAND_SIZE = 12  # O1: every player gets 12 cards; nothing is left over
-
-T = TypeVar("T")
 
 
 def deck_for(players: int) -> tuple[Card, ...]:
@@ -21,11 +20,7 @@ def deck_for(players: int) -> tuple[Card, ...]:
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=lambda card: (SUITS.index(card.suit), card.rank))
-
-
-def set_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return values[:index] + (value,) + values[index + 1 :]
+    return sort_by_suit(cards, SUITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +36,6 @@ class LastTrick:
     winner: int
     plays: Trick
     lowest: int
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    final: dict[str, dict[str, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +67,6 @@ def initial_state(players: int, first_leader: int | None) -> State:
 
 def is_terminal(state: State) -> bool:
     return state.phase == "finished"
-
-
-def turn(state: State) -> int | None:
-    """The seat to play a card, if a card is awaited."""
-    if state.phase != "playing" or state.leader is None:
-        return None
-    return seat_to_play(state.leader, state.trick, state.players)
 
 
 def to_act(state: State) -> tuple[int, ...]:

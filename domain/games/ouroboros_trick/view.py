@@ -7,10 +7,10 @@ it is made. A seat also sees its own hand and the contents of its own pool; nobo
 from __future__ import annotations
 
 from domain.cards import cards_json
+from domain.game_view import game_view, you_json
 from domain.games.ouroboros_trick.state import (
     LastTrick,
     State,
-    is_terminal,
     sort_cards,
     to_act,
     trick_number,
@@ -32,23 +32,9 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     return []
 
 
-def result(state: State) -> dict | None:
-    outcome = state.outcome
-    if outcome is None:
-        return None
-    return {
-        "winners": list(outcome.winners),
-        "losers": list(outcome.losers),
-        "final": {seat: dict(figures) for seat, figures in outcome.final.items()},
-    }
-
-
 def view(state: State, seat: int | None = None) -> dict:
     pending = state.pending
-    data: dict = {
-        "round": state.round,
-        "phase": state.phase,
-        "to_act": list(to_act(state)),
+    public = {
         "seats": [_seat_json(state, s) for s in range(state.players)],
         "trick": plays_json(state.trick),
         "leader": state.leader,
@@ -59,13 +45,8 @@ def view(state: State, seat: int | None = None) -> dict:
         "pending_discard": None
         if pending is None
         else {"seat": pending.seat, "count": pending.count},
-        "commitment": state.commitment,
     }
-    if is_terminal(state):
-        data["result"] = result(state)
-    if seat is not None and 0 <= seat < state.players:
-        data["you"] = _you(state, seat)
-    return data
+    return game_view(state, seat, to_act(state), public, lambda s: _you(state, s))
 
 
 def _seat_json(state: State, seat: int) -> dict:
@@ -84,9 +65,9 @@ def _last_trick_json(last: LastTrick | None) -> dict | None:
 
 
 def _you(state: State, seat: int) -> dict:
-    return {
-        "seat": seat,
-        "hand": cards_json(sort_cards(state.hands[seat])),
-        "legal_actions": legal_actions(state, seat),
-        "pool": cards_json(sort_cards(state.pools[seat])),  # O6: one's own pool, any time
-    }
+    return you_json(
+        seat,
+        cards_json(sort_cards(state.hands[seat])),
+        legal_actions(state, seat),
+        pool=cards_json(sort_cards(state.pools[seat])),  # O6: one's own pool, any time
+    )

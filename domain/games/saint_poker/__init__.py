@@ -10,10 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.cards import Card
-from domain.decider import InvalidSetup
 from domain.game_type import GameType
 from domain.games.saint_poker import view as views  # keeps the submodule name free
-from domain.games.saint_poker.bots import basic_bot, random_bot
+from domain.games.saint_poker.bots import basic_bot
 from domain.games.saint_poker.events import EVENT_TYPES, CommitRiverCard, PickUp, RevealCards
 from domain.games.saint_poker.rules import SCORING, decide, evolve
 from domain.games.saint_poker.state import (
@@ -24,14 +23,15 @@ from domain.games.saint_poker.state import (
     is_terminal,
     to_act,
 )
+from domain.options import check_players
+from domain.templates import random_bot
 
 MIN_PLAYERS = min(FUTURE_RIVER_SIZES)
 MAX_PLAYERS = max(FUTURE_RIVER_SIZES)
 
 
 def check_options(players: int, options: Mapping[str, Any]) -> None:
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidSetup(f"Saint Poker is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    check_players("Saint Poker", players, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def new_game(players: int, options: Mapping[str, Any]) -> State:

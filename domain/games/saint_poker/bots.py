@@ -6,23 +6,16 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from domain.cards import Card, cards_json
-from domain.decider import IllegalAction
 from domain.game_type import Rng
 from domain.poker import hand_strength
-from domain.templates import action_from_template
+from domain.templates import seat_templates
 
 PAIR_WEIGHT = 25  # a card matching one in hand can make a pocket pair: worth more than any rank
 SUIT_WEIGHT = 2
 
 
-def random_bot(view: dict, rng: Rng) -> dict:
-    return action_from_template(rng.choice(view["you"]["legal_actions"]), rng)
-
-
 def basic_bot(view: dict, rng: Rng) -> dict:
-    templates = view.get("you", {}).get("legal_actions") or []
-    if not templates:
-        raise IllegalAction("the bot's seat has nothing to do now")
+    templates = seat_templates(view)
     template = templates[0]
     offered = [Card.from_json(card) for card in template["cards"]]
     hand = [Card.from_json(card) for card in view["you"]["hand"]]

@@ -3,32 +3,19 @@
 from __future__ import annotations
 
 from domain.cards import Card
-from domain.codec import deal_commitment
-from domain.decider import Deal, Event, IllegalAction
-from domain.games.saint_poker.events import DealCommitted, DeckSealed, HandDealt, RoundStarted
+from domain.dealing import checked_deck, deal_events
+from domain.decider import Deal, Event
+from domain.games.saint_poker.events import RoundStarted
 from domain.games.saint_poker.state import DECK, FUTURE_RIVER_SIZES, HAND_SIZE, ROUNDS, State
 
 
 def deal(state: State, command: Deal) -> list[Event]:
-    if state.phase != "dealing":
-        raise IllegalAction("the cards have already been dealt")
-    deck = tuple(command.deck)
-    # A deal must be exactly the 52 cards, each once (G5, P1), in any order.
-    if not all(isinstance(card, Card) for card in deck) or sorted(deck) != sorted(DECK):
-        raise IllegalAction(f"the deck must be a shuffle of the {len(DECK)} cards of this game")
+    deck = checked_deck(command.deck, DECK, "cards of this game")  # the 52 cards (P1)
     n = state.players
-    hands = [HandDealt(s, deck[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(n)]
-    committed = DealCommitted(
-        round=1, commitment=deal_commitment(command.salt, deck), hand_sizes=(HAND_SIZE,) * n
-    )
     rest = deck[n * HAND_SIZE :]  # the future river, then the deck (API.md, test decks)
     size = FUTURE_RIVER_SIZES[n]
-    return [
-        committed,
-        *hands,
-        DeckSealed(1, deck, command.salt),
-        start_round(1, rest[:size], rest[size:], size),
-    ]
+    dealt = deal_events(1, deck, command.salt, (HAND_SIZE,) * n)
+    return [*dealt, start_round(1, rest[:size], rest[size:], size)]
 
 
 def start_round(

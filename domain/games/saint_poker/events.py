@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.cards import Card
+from domain.dealing import DealCommitted, DeckSealed, HandDealt
 from domain.decider import Command, Event, SeatCards
 from domain.games.saint_poker.state import RankedHand
+from domain.outcome import GameEnded
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,36 +27,6 @@ class RevealCards(Command):
 class PickUp(Command):
     seat: int
     card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class DealCommitted(Event):
-    """Public: the commitment lets anyone check the deal once DeckSealed is shown at the end."""
-
-    round: int
-    commitment: str
-    hand_sizes: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class HandDealt(SeatCards):
-    """A seat's dealt hand: its own to see."""
-
-
-@dataclass(frozen=True, slots=True)
-class DeckSealed(Event):
-    """The whole deck in deal order and the salt: seen by nobody until the game ends (the cards
-    not yet turned stay secret)."""
-
-    round: int
-    deck: tuple[Card, ...]
-    salt: str
-
-    def visible_to(self) -> tuple[int, ...] | None:
-        return ()
-
-    def redacted(self) -> dict:
-        return {"round": self.round}
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,13 +96,6 @@ class RoundEnded(Event):
 
     round: int
     discarded: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnded(Event):
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    final: dict[str, dict[str, int]]
 
 
 EVENT_TYPES = (

@@ -7,7 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 from domain.cards import Card, remove_cards
-from domain.decider import Event
+from domain.dealing import hand_dealt, undealt
+from domain.dispatch import evolver
 from domain.games.saint_poker.events import (
     CardPickedUp,
     CardsRevealed,
@@ -22,26 +23,18 @@ from domain.games.saint_poker.events import (
     RoundScored,
     RoundStarted,
 )
-from domain.games.saint_poker.state import Outcome, State, set_at
-
-
-def evolve(state: State, event: Event) -> State:
-    apply = _APPLIERS.get(type(event))
-    return apply(state, event) if apply else state
+from domain.games.saint_poker.state import State
+from domain.outcome import game_ended
+from domain.tuples import set_at
 
 
 def _deal_committed(state: State, event: DealCommitted) -> State:
     return replace(state, commitment=event.commitment)
 
 
-def _hand_dealt(state: State, event: HandDealt) -> State:
-    return replace(state, hands=set_at(state.hands, event.seat, event.cards))
-
-
 def _deck_sealed(state: State, event: DeckSealed) -> State:
-    # The hands come first in deal order; the future river and the deck follow.
-    dealt = sum(len(hand) for hand in state.hands)
-    return replace(state, deck=event.deck[dealt:])
+    # The future river and the deck follow the hands.
+    return replace(state, deck=undealt(state.hands, event.deck))
 
 
 def _round_started(state: State, event: RoundStarted) -> State:
@@ -123,15 +116,9 @@ def _round_ended(state: State, event: RoundEnded) -> State:
     )
 
 
-def _game_ended(state: State, event: GameEnded) -> State:
-    return replace(
-        state, phase="finished", outcome=Outcome(event.winners, event.losers, event.final)
-    )
-
-
 _APPLIERS: dict[type, Callable[[State, Any], State]] = {
     DealCommitted: _deal_committed,
-    HandDealt: _hand_dealt,
+    HandDealt: hand_dealt,
     DeckSealed: _deck_sealed,
     RoundStarted: _round_started,
     RiverCardCommitted: _river_card_committed,
@@ -141,5 +128,7 @@ _APPLIERS: dict[type, Callable[[State, Any], State]] = {
     RoundScored: _round_scored,
     CardPickedUp: _card_picked_up,
     RoundEnded: _round_ended,
-    GameEnded: _game_ended,
+    GameEnded: game_ended,
 }
+
+evolve = evolver(_APPLIERS)

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from domain.cards import Card, remove_cards
+from domain.checks import check_held, check_seat
 from domain.decider import (
     Automatic,
     Command,
-    Deal,
     Event,
-    GameFinished,
-    GameNotStarted,
     IllegalAction,
 )
+from domain.dispatch import decide_command
 from domain.games.saint_poker.deal import deal, start_round
 from domain.games.saint_poker.events import (
     CardPickedUp,
@@ -30,54 +29,29 @@ from domain.games.saint_poker.state import (
     FUTURE_RIVER_SIZES,
     REVEAL_COUNT,
     State,
-    is_terminal,
     on_the_table,
     picker,
-    set_at,
 )
+from domain.tuples import set_at
 
 __all__ = ["decide", "evolve"]
 SCORING = "scoring"
 
 
 def decide(state: State, command: Command) -> list[Event]:
-    if is_terminal(state):
-        raise GameFinished("the game is over")
-    if isinstance(command, Deal):
-        return deal(state, command)
-    if state.phase == "dealing":
-        raise GameNotStarted("the cards have not been dealt yet")
-    if isinstance(command, CommitRiverCard):
-        return _commit(state, command)
-    if isinstance(command, RevealCards):
-        return _reveal(state, command)
-    if isinstance(command, PickUp):
-        return _pick_up(state, command)
-    if isinstance(command, Automatic) and command.kind == SCORING:
-        return _score(state)
-    raise IllegalAction(f"{type(command).__name__} is not an action of Saint Poker")
-
-
-def _check_seat(state: State, seat: object) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise IllegalAction(f"there is no seat {seat!r} at this table")
-    return seat
-
-
-def _check_held(hand: tuple[Card, ...], cards: tuple[object, ...]) -> None:
-    # Only the caller's own claims are echoed, so no hidden card can leak here.
-    for card in cards:
-        if not isinstance(card, Card) or card not in hand:
-            raise IllegalAction(f"you do not hold {card}")
+    handlers = {CommitRiverCard: _commit, RevealCards: _reveal, PickUp: _pick_up}
+    if isinstance(command, Automatic) and command.kind == SCORING:  # no other automatic work
+        handlers[Automatic] = lambda state, _: _score(state)
+    return decide_command(state, command, "Saint Poker", deal, handlers)
 
 
 def _commit(state: State, command: CommitRiverCard) -> list[Event]:
     if state.phase != "committing":
         raise IllegalAction("river cards are committed only at the start of a round")
-    seat = _check_seat(state, command.seat)
+    seat = check_seat(command.seat, state.players)
     if state.committed[seat] is not None:
         raise IllegalAction("you have already committed your river card; it cannot be changed")
-    _check_held(state.hands[seat], (command.card,))
+    check_held(state.hands[seat], (command.card,))
     events: list[Event] = [RiverCardCommitted(seat, command.card)]
     committed = set_at(state.committed, seat, command.card)
     if all(card is not None for card in committed):  # G3: all take effect at once
@@ -88,15 +62,13 @@ def _commit(state: State, command: CommitRiverCard) -> list[Event]:
 def _reveal(state: State, command: RevealCards) -> list[Event]:
     if state.phase != "revealing":
         raise IllegalAction("cards are revealed only once the river is complete")
-    seat = _check_seat(state, command.seat)
+    seat = check_seat(command.seat, state.players)
     if state.chosen[seat] is not None:
         raise IllegalAction("you have already chosen your cards; a choice cannot be changed")
     cards = tuple(command.cards)
     if len(cards) != REVEAL_COUNT:
         raise IllegalAction(f"reveal exactly {REVEAL_COUNT} cards, not {len(cards)}")
-    _check_held(state.hands[seat], cards)
-    if len(set(cards)) != len(cards):
-        raise IllegalAction("the same card is named more than once")
+    check_held(state.hands[seat], cards)
     events: list[Event] = [RevealChosen(seat, cards)]
     chosen = set_at(state.chosen, seat, cards)
     if all(choice is not None for choice in chosen):
@@ -117,7 +89,7 @@ def _score(state: State) -> list[Event]:
 def _pick_up(state: State, command: PickUp) -> list[Event]:
     if state.phase != "pickup":
         raise IllegalAction("cards are picked up only after a round is scored")
-    seat = _check_seat(state, command.seat)
+    seat = check_seat(command.seat, state.players)
     if seat != picker(state):
         raise IllegalAction(f"it is not your turn: seat {picker(state)} picks up next")
     table = on_the_table(state)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypeVar
 
-from domain.cards import Card, build_deck
+from domain.cards import Card, build_deck, sort_by_suit
+from domain.outcome import Outcome
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 RANKS = tuple(range(2, 15))  # 11 jack, 12 queen, 13 king, 14 ace
@@ -17,15 +17,9 @@ ROUNDS = 8
 REVEAL_COUNT = 2
 PICKS_PER_SEAT = 2
 
-T = TypeVar("T")
-
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=lambda card: (SUITS.index(card.suit), card.rank))
-
-
-def set_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return values[:index] + (value,) + values[index + 1 :]
+    return sort_by_suit(cards, SUITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +31,6 @@ class RankedHand:
     strength: int
     name: str
     points: int
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    final: dict[str, dict[str, int]]
 
 
 @dataclass(frozen=True, slots=True)

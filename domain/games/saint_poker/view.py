@@ -7,11 +7,11 @@ seat has chosen (G3), and the deck not yet turned.
 from __future__ import annotations
 
 from domain.cards import cards_json
+from domain.game_view import game_view, you_json
 from domain.games.saint_poker.state import (
     REVEAL_COUNT,
     RankedHand,
     State,
-    is_terminal,
     on_the_table,
     picker,
     sort_cards,
@@ -35,22 +35,8 @@ def _templates(state: State, seat: int, hand: list[dict]) -> list[dict]:
     return [{"type": "pick_up", "cards": cards_json(on_the_table(state))}]
 
 
-def result(state: State) -> dict | None:
-    outcome = state.outcome
-    if outcome is None:
-        return None
-    return {
-        "winners": list(outcome.winners),
-        "losers": list(outcome.losers),
-        "final": {seat: dict(figures) for seat, figures in outcome.final.items()},
-    }
-
-
 def view(state: State, seat: int | None = None) -> dict:
-    data: dict = {
-        "round": state.round,
-        "phase": state.phase,
-        "to_act": list(to_act(state)),
+    public = {
         "seats": [_seat_json(state, s) for s in range(state.players)],
         "river": cards_json(state.river),
         "future_river": cards_json(state.future_river),
@@ -60,14 +46,15 @@ def view(state: State, seat: int | None = None) -> dict:
         "ranking": _ranking_json(state),
         "pickup_order": list(state.pickup_order),
         "picker": picker(state),
-        "commitment": state.commitment,
     }
-    if is_terminal(state):
-        data["result"] = result(state)
-        data["deck"] = cards_json(state.deck)  # the cards never turned, shown only at the end
-    if seat is not None and 0 <= seat < state.players:
-        data["you"] = _you(state, seat)
-    return data
+    return game_view(
+        state,
+        seat,
+        to_act(state),
+        public,
+        lambda s: _you(state, s),
+        lambda: {"deck": cards_json(state.deck)},  # the cards never turned, only at the end
+    )
 
 
 def _seat_json(state: State, seat: int) -> dict:
@@ -101,13 +88,12 @@ def _hand_json(hand: RankedHand) -> dict:
 
 
 def _you(state: State, seat: int) -> dict:
-    committed = state.committed[seat]
-    chosen = state.chosen[seat]
+    committed, chosen = state.committed[seat], state.chosen[seat]
     hand = cards_json(sort_cards(state.hands[seat]))
-    return {
-        "seat": seat,
-        "hand": hand,
-        "legal_actions": _templates(state, seat, hand),
-        "committed_card": None if committed is None else committed.to_json(),
-        "chosen_cards": None if chosen is None else cards_json(chosen),
-    }
+    return you_json(
+        seat,
+        hand,
+        _templates(state, seat, hand),
+        committed_card=None if committed is None else committed.to_json(),
+        chosen_cards=None if chosen is None else cards_json(chosen),
+    )

@@ -9,7 +9,7 @@ from domain.cards import Card
 from domain.decider import InvalidSetup
 from domain.game_type import GameType
 from domain.games.st_patrick import view as views  # keeps the submodule name free
-from domain.games.st_patrick.bots import basic_bot, random_bot
+from domain.games.st_patrick.bots import basic_bot
 from domain.games.st_patrick.commands import (
     ChoosePassCount,
     PassCards,
@@ -28,6 +28,8 @@ from domain.games.st_patrick.state import (
     is_terminal,
     to_act,
 )
+from domain.options import check_players
+from domain.templates import random_bot
 
 MIN_PLAYERS = min(HAND_SIZES)
 MAX_PLAYERS = max(HAND_SIZES)
@@ -35,8 +37,7 @@ OPTIONS = {"first_lead_snake_allowed": True}  # S7: the English book by default
 
 
 def check_options(players: int, options: Mapping[str, Any]) -> None:
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidSetup(f"St Patrick is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    check_players("St Patrick", players, MIN_PLAYERS, MAX_PLAYERS)
     if not isinstance(options.get("first_lead_snake_allowed", True), bool):
         raise InvalidSetup("first_lead_snake_allowed must be true or false")
 

@@ -5,36 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.cards import Card
-from domain.decider import Event, SeatCards
-
-
-@dataclass(frozen=True, slots=True)
-class DealCommitted(Event):
-    """Public: the commitment lets anyone check the deal once DeckSealed is shown at the end."""
-
-    round: int
-    commitment: str
-    hand_sizes: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class HandDealt(SeatCards):
-    """A seat's dealt hand: its own to see."""
-
-
-@dataclass(frozen=True, slots=True)
-class DeckSealed(Event):
-    """The whole deck and salt: seen by nobody until the game ends."""
-
-    round: int
-    deck: tuple[Card, ...]
-    salt: str
-
-    def visible_to(self) -> tuple[int, ...] | None:
-        return ()
-
-    def redacted(self) -> dict:
-        return {"round": self.round}
+from domain.dealing import DealCommitted, DeckSealed, HandDealt
+from domain.decider import Event
+from domain.outcome import GameEnded
+from domain.passing import CardsHanded, CardsPassed, CardsReceived
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,26 +24,6 @@ class PassCountSet(Event):
 
     count: int
     seat: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class CardsPassed(SeatCards):
-    """G3: others learn only that the seat has chosen, and how many cards."""
-
-
-@dataclass(frozen=True, slots=True)
-class CardsReceived(Event):
-    """The cards `seat` got from `from_seat`: known to both of them, to nobody else."""
-
-    seat: int
-    from_seat: int
-    cards: tuple[Card, ...]
-
-    def visible_to(self) -> tuple[int, ...] | None:
-        return (self.seat, self.from_seat)
-
-    def redacted(self) -> dict:
-        return {"seat": self.seat, "from_seat": self.from_seat, "count": len(self.cards)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,18 +58,8 @@ class RelicsCursed(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class HandPassed(Event):
+class HandPassed(CardsHanded):
     """S5: `seat` now holds the whole hand of `from_seat`, who knew it already."""
-
-    seat: int
-    from_seat: int
-    cards: tuple[Card, ...]
-
-    def visible_to(self) -> tuple[int, ...] | None:
-        return (self.seat, self.from_seat)
-
-    def redacted(self) -> dict:
-        return {"seat": self.seat, "from_seat": self.from_seat, "count": len(self.cards)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,13 +96,6 @@ class RoundScored(Event):
     life: tuple[int, ...]
     big_sacrifice: int | None
     special: bool
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnded(Event):
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    final: dict[str, dict[str, int]]
 
 
 EVENT_TYPES = (

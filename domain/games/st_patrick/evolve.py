@@ -6,26 +6,20 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from domain.cards import remove_cards
-from domain.decider import Event
+from domain.dealing import hand_dealt
+from domain.dispatch import evolver
 from domain.games.st_patrick import events as ev
-from domain.games.st_patrick.state import RELICS, Outcome, State, bites_of, initial_state, set_at
-from domain.tricks import Play, next_seat
-
-
-def evolve(state: State, event: Event) -> State:
-    apply = _APPLIERS.get(type(event))
-    return apply(state, event) if apply else state
+from domain.games.st_patrick.state import RELICS, State, bites_of, initial_state
+from domain.outcome import game_ended
+from domain.passing import cards_passed
+from domain.tricks import card_played, next_seat
+from domain.tuples import set_at
 
 
 def _deal_committed(state: State, event: ev.DealCommitted) -> State:
     # A new round: everything of the last round goes, life stays (S10).
     fresh = initial_state(state.players, state.first_lead_snake_allowed)
     return replace(fresh, life=state.life, round=event.round, commitment=event.commitment)
-
-
-def _hand_dealt(state: State, event: ev.HandDealt) -> State:
-    return replace(state, hands=set_at(state.hands, event.seat, event.cards))
 
 
 def _pass_count_awaited(state: State, event: ev.PassCountAwaited) -> State:
@@ -35,15 +29,6 @@ def _pass_count_awaited(state: State, event: ev.PassCountAwaited) -> State:
 def _pass_count_set(state: State, event: ev.PassCountSet) -> State:
     # With 0 the relic phase follows at once (RelicPhaseStarted sets its own phase).
     return replace(state, pass_count=event.count, phase="passing" if event.count else state.phase)
-
-
-def _cards_passed(state: State, event: ev.CardsPassed) -> State:
-    hand = remove_cards(state.hands[event.seat], event.cards)
-    return replace(
-        state,
-        hands=set_at(state.hands, event.seat, hand),
-        passed=set_at(state.passed, event.seat, event.cards),
-    )
 
 
 def _cards_received(state: State, event: ev.CardsReceived) -> State:
@@ -101,12 +86,7 @@ def _hunt_started(state: State, event: ev.HuntStarted) -> State:
 
 
 def _card_played(state: State, event: ev.CardPlayed) -> State:
-    hand = remove_cards(state.hands[event.seat], (event.card,))
-    return replace(
-        state,
-        hands=set_at(state.hands, event.seat, hand),
-        trick=(*state.trick, Play(event.seat, event.card)),
-    )
+    return card_played(state, event.seat, event.card)
 
 
 def _trick_won(state: State, event: ev.TrickWon) -> State:
@@ -129,17 +109,12 @@ def _round_scored(state: State, event: ev.RoundScored) -> State:
     return replace(state, life=event.life, phase="dealing")
 
 
-def _game_ended(state: State, event: ev.GameEnded) -> State:
-    outcome = Outcome(event.winners, event.losers, event.final)
-    return replace(state, phase="finished", outcome=outcome)
-
-
 _APPLIERS: dict[type, Callable[[State, Any], State]] = {
     ev.DealCommitted: _deal_committed,
-    ev.HandDealt: _hand_dealt,
+    ev.HandDealt: hand_dealt,
     ev.PassCountAwaited: _pass_count_awaited,
     ev.PassCountSet: _pass_count_set,
-    ev.CardsPassed: _cards_passed,
+    ev.CardsPassed: cards_passed,
     ev.CardsReceived: _cards_received,
     ev.RelicPhaseStarted: _relic_phase_started,
     ev.RelicsTaken: _relics_taken,
@@ -150,5 +125,7 @@ _APPLIERS: dict[type, Callable[[State, Any], State]] = {
     ev.CardPlayed: _card_played,
     ev.TrickWon: _trick_won,
     ev.RoundScored: _round_scored,
-    ev.GameEnded: _game_ended,
+    ev.GameEnded: game_ended,
 }
+
+evolve = evolver(_APPLIERS)

@@ -4,8 +4,8 @@ suit wins, and the option `first_lead_snake_allowed`."""
 from __future__ import annotations
 
 from domain.cards import Card
+from domain.checks import check_held, check_seat
 from domain.decider import Event, IllegalAction
-from domain.games.st_patrick.checks import check_cards_held, check_seat
 from domain.games.st_patrick.commands import PlayCard
 from domain.games.st_patrick.events import CardPlayed, TrickWon
 from domain.games.st_patrick.state import SNAKE, State, total_bites, turn
@@ -26,12 +26,12 @@ def playable(state: State, seat: int) -> tuple[Card, ...]:
 
 
 def play_card(state: State, command: PlayCard) -> list[Event]:
-    seat = check_seat(state, command.seat)
+    seat = check_seat(command.seat, state.players)
     if state.phase != "playing":
         raise IllegalAction("cards are played only in the hunt")
     if seat != turn(state):
         raise IllegalAction(f"it is not your turn: seat {turn(state)} plays next")
-    check_cards_held(state.hands[seat], (command.card,))
+    check_held(state.hands[seat], (command.card,))
     if command.card not in playable(state, seat):
         led = led_suit(state.trick)
         if led is None:

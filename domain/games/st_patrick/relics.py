@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from domain.checks import check_count, check_seat
 from domain.decider import Event, IllegalAction
-from domain.games.st_patrick.checks import check_count, check_seat
 from domain.games.st_patrick.commands import PassRelics, TakeRelics
 from domain.games.st_patrick.events import (
     HandPassed,
@@ -13,11 +13,12 @@ from domain.games.st_patrick.events import (
     RelicsDeclined,
     RelicsTaken,
 )
-from domain.games.st_patrick.state import ST_PATRICK, State, holder_of, set_at
+from domain.games.st_patrick.state import ST_PATRICK, State, holder_of
+from domain.tuples import set_at
 
 
 def _check_turn(state: State, seat: object) -> int:
-    checked = check_seat(state, seat)
+    checked = check_seat(seat, state.players)
     if state.phase != "relics":
         raise IllegalAction("relics are taken only in the relic phase")
     if checked != state.relic_turn:

@@ -4,18 +4,16 @@ own."""
 
 from __future__ import annotations
 
-from domain.cards import Card
-from domain.codec import deal_commitment
+from domain.checks import check_count, check_held, check_seat
+from domain.dealing import checked_deck, deal_events
 from domain.decider import (
     Automatic,
     Command,
     Deal,
     Event,
-    GameFinished,
-    GameNotStarted,
     IllegalAction,
 )
-from domain.games.st_patrick.checks import check_cards_held, check_count, check_seat
+from domain.dispatch import decide_command
 from domain.games.st_patrick.commands import (
     ChoosePassCount,
     PassCards,
@@ -25,10 +23,6 @@ from domain.games.st_patrick.commands import (
 )
 from domain.games.st_patrick.events import (
     CardsPassed,
-    CardsReceived,
-    DealCommitted,
-    DeckSealed,
-    HandDealt,
     PassCountAwaited,
     PassCountSet,
     RelicPhaseStarted,
@@ -45,51 +39,31 @@ from domain.games.st_patrick.state import (
     State,
     deck,
     holder_of,
-    is_terminal,
-    set_at,
 )
+from domain.passing import passed_left
+from domain.tuples import set_at
 
 __all__ = ["decide", "evolve"]
 
 
 def decide(state: State, command: Command) -> list[Event]:
-    if is_terminal(state):
-        raise GameFinished("the game is over")
-    if isinstance(command, Deal):
-        return _deal(state, command)
-    if state.phase == "dealing":
-        raise GameNotStarted("the cards have not been dealt yet")
-    if isinstance(command, Automatic):
-        return score_round(state, command.kind)
     handlers = {
+        Automatic: lambda state, command: score_round(state, command.kind),
         ChoosePassCount: _choose_pass_count,
         PassCards: _pass,
         TakeRelics: take_relics,
         PassRelics: decline_relics,
         PlayCard: play_card,
     }
-    handler = handlers.get(type(command))
-    if handler is None:
-        raise IllegalAction(f"{type(command).__name__} is not an action of St Patrick")
-    return handler(state, command)
+    return decide_command(state, command, "St Patrick", _deal, handlers)
 
 
 def _deal(state: State, command: Deal) -> list[Event]:
-    if state.phase != "dealing":
-        raise IllegalAction("the cards have already been dealt")
-    cards = tuple(command.deck)
-    if not all(isinstance(card, Card) for card in cards) or sorted(cards) != sorted(deck()):
-        raise IllegalAction("the deck must be a shuffle of the 36 St Patrick cards")
-    size = HAND_SIZES[state.players]  # S2: every card is dealt
+    cards = checked_deck(command.deck, deck(), "St Patrick cards")
+    sizes = (HAND_SIZES[state.players],) * state.players  # S2: every card is dealt
     round_number = state.round + 1
-    hands = [HandDealt(s, cards[s * size : (s + 1) * size]) for s in range(state.players)]
-    committed = DealCommitted(
-        round=round_number,
-        commitment=deal_commitment(command.salt, cards),
-        hand_sizes=(size,) * state.players,
-    )
-    sealed = DeckSealed(round_number, cards, command.salt)
-    return [committed, *hands, sealed, _pass_count_rule(state, round_number)]
+    dealt = deal_events(round_number, cards, command.salt, sizes)
+    return [*dealt, _pass_count_rule(state, round_number)]
 
 
 def _pass_count_rule(state: State, round_number: int) -> Event:
@@ -104,7 +78,7 @@ def _pass_count_rule(state: State, round_number: int) -> Event:
 
 
 def _choose_pass_count(state: State, command: ChoosePassCount) -> list[Event]:
-    seat = check_seat(state, command.seat)
+    seat = check_seat(command.seat, state.players)
     if state.phase != "choosing_pass_count" or seat != state.pass_chooser:
         raise IllegalAction("only the single player with the lowest life chooses, after the deal")
     count = check_count(command.count, 0, MAX_PASS)
@@ -117,20 +91,20 @@ def _choose_pass_count(state: State, command: ChoosePassCount) -> list[Event]:
 def _pass(state: State, command: PassCards) -> list[Event]:
     if state.phase != "passing":
         raise IllegalAction("cards are passed only right after the deal")
-    seat = check_seat(state, command.seat)
+    seat = check_seat(command.seat, state.players)
     if state.passed[seat] is not None:
         raise IllegalAction("you have already passed your cards; a choice cannot be changed")
     cards = tuple(command.cards)
     if len(cards) != state.pass_count:
         raise IllegalAction(f"pass exactly {state.pass_count} card(s), not {len(cards)}")
-    check_cards_held(state.hands[seat], cards)
+    check_held(state.hands[seat], cards)
     events: list[Event] = [CardsPassed(seat, cards)]
     passed = set_at(state.passed, seat, cards)
     if any(choice is None for choice in passed):
         return events
     # G3: the last choice makes every choice take effect at once, to the left (S3).
+    events += passed_left(passed)
     n = state.players
-    events += [CardsReceived(s, (s - 1) % n, passed[(s - 1) % n]) for s in range(n)]
     hands = tuple(
         tuple(c for c in state.hands[s] if c not in passed[s]) + passed[(s - 1) % n]
         for s in range(n)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypeVar
 
-from domain.cards import Card, build_deck
-from domain.tricks import Trick, seat_to_play
+from domain.cards import Card, build_deck, sort_by_suit
+from domain.outcome import Outcome
+from domain.tricks import Trick
+from domain.tricks import card_turn as turn
 
 SUITS = ("clover", "cross", "harp", "snake")
 RANKS = tuple(range(1, 10))
@@ -21,8 +22,6 @@ TOTAL_BITES = 15
 FIRST_ROUND_PASS = 1  # S3
 MAX_PASS = 2
 SACRIFICE_LOSS = 3  # S8
-
-T = TypeVar("T")
 
 
 def deck() -> tuple[Card, ...]:
@@ -41,18 +40,7 @@ def total_bites(cards: Iterable[Card]) -> int:
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=lambda card: (SUITS.index(card.suit), card.rank))
-
-
-def set_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return values[:index] + (value,) + values[index + 1 :]
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    final: dict[str, dict[str, int]]
+    return sort_by_suit(cards, SUITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,13 +102,6 @@ def snakes_won(state: State) -> tuple[int, ...]:
 
 def holder_of(hands: tuple[tuple[Card, ...], ...], card: Card) -> int:
     return next(seat for seat, hand in enumerate(hands) if card in hand)
-
-
-def turn(state: State) -> int | None:
-    """The seat to play a card, if a card is awaited."""
-    if state.phase != "playing" or state.leader is None:
-        return None
-    return seat_to_play(state.leader, state.trick, state.players)
 
 
 def to_act(state: State) -> tuple[int, ...]:

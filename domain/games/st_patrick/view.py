@@ -8,15 +8,16 @@ each trick winner, the relics in the middle, the curses of the round, the trick 
 from __future__ import annotations
 
 from domain.cards import cards_json
+from domain.game_view import game_view, you_json
 from domain.games.st_patrick.hunt import playable
 from domain.games.st_patrick.state import (
     MAX_PASS,
     State,
     bites,
-    is_terminal,
     sort_cards,
     to_act,
 )
+from domain.passing import choices_json
 from domain.tricks import plays_json
 
 
@@ -34,23 +35,9 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     return [{"type": "play_card", "cards": cards_json(sort_cards(playable(state, seat)))}]
 
 
-def result(state: State) -> dict | None:
-    outcome = state.outcome
-    if outcome is None:
-        return None
-    return {
-        "winners": list(outcome.winners),
-        "losers": list(outcome.losers),
-        "final": {seat: dict(figures) for seat, figures in outcome.final.items()},
-    }
-
-
 def view(state: State, seat: int | None = None) -> dict:
     choosing = state.phase == "choosing_pass_count"
-    data: dict = {
-        "round": state.round,
-        "phase": state.phase,
-        "to_act": list(to_act(state)),
+    public = {
         "seats": [_seat_json(state, s, taken) for s, taken in enumerate(bites(state))],
         "pass_count": None if choosing or state.phase == "dealing" else state.pass_count,
         "pass_chooser": state.pass_chooser,
@@ -61,13 +48,8 @@ def view(state: State, seat: int | None = None) -> dict:
         "leader": state.leader,
         "trick_number": max(1, state.tricks_played + (state.phase == "playing")),
         "last_trick": _last_trick(state),
-        "commitment": state.commitment,
     }
-    if is_terminal(state):
-        data["result"] = result(state)
-    if seat is not None and 0 <= seat < state.players:
-        data["you"] = _you(state, seat)
-    return data
+    return game_view(state, seat, to_act(state), public, lambda s: _you(state, s))
 
 
 def _seat_json(state: State, seat: int, taken: int) -> dict:
@@ -99,12 +81,9 @@ def _last_trick(state: State) -> dict | None:
 
 
 def _you(state: State, seat: int) -> dict:
-    passed = state.passed[seat]
-    received = state.received[seat]
-    return {
-        "seat": seat,
-        "hand": cards_json(sort_cards(state.hands[seat])),
-        "legal_actions": legal_actions(state, seat),
-        "passed_cards": None if passed is None else cards_json(passed),
-        "received_cards": None if received is None else cards_json(received),
-    }
+    return you_json(
+        seat,
+        cards_json(sort_cards(state.hands[seat])),
+        legal_actions(state, seat),
+        **choices_json(state, seat),
+    )

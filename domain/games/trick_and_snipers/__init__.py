@@ -6,10 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.cards import Card
-from domain.decider import InvalidSetup
 from domain.game_type import GameType
 from domain.games.trick_and_snipers import view as views  # keeps the submodule name free
-from domain.games.trick_and_snipers.bots import basic_bot, random_bot
+from domain.games.trick_and_snipers.bots import basic_bot
 from domain.games.trick_and_snipers.events import EVENT_TYPES, PassCards, PlayCard
 from domain.games.trick_and_snipers.rules import decide, evolve
 from domain.games.trick_and_snipers.state import (
@@ -20,19 +19,16 @@ from domain.games.trick_and_snipers.state import (
     is_terminal,
     to_act,
 )
+from domain.options import check_first_leader, check_players
+from domain.templates import random_bot
 
 MIN_PLAYERS = min(HAND_SIZES)
 MAX_PLAYERS = max(HAND_SIZES)
 
 
 def check_options(players: int, options: Mapping[str, Any]) -> None:
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidSetup(f"Trick & Snipers is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
-    leader = options.get("first_leader")
-    if leader is None:
-        return
-    if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < players:
-        raise InvalidSetup(f"first_leader must be a seat from 0 to {players - 1}")
+    check_players("Trick & Snipers", players, MIN_PLAYERS, MAX_PLAYERS)
+    check_first_leader(players, options)
 
 
 def new_game(players: int, options: Mapping[str, Any]) -> State:

@@ -5,37 +5,15 @@ from __future__ import annotations
 from collections import Counter
 
 from domain.cards import Card, cards_json
-from domain.decider import IllegalAction
 from domain.game_type import Rng
 from domain.games.trick_and_snipers.rules import is_snipe
 from domain.games.trick_and_snipers.state import POINT_RANK, SNIPE_TOTAL
+from domain.templates import seat_templates
 from domain.tricks import Play, highest_of_led
 
 
-def action_from_template(template: dict, rng: Rng) -> dict:
-    """Builds one action from an API template the way any client may (API.md)."""
-    if "min" in template:
-        return {"type": template["type"], "count": rng.randint(template["min"], template["max"])}
-    if "count" in template and "cards" in template:
-        return {"type": template["type"], "cards": rng.sample(template["cards"], template["count"])}
-    if "cards" in template:
-        return {"type": template["type"], "card": rng.choice(template["cards"])}
-    return {"type": template["type"]}
-
-
-def _template(view: dict) -> dict:
-    templates = view.get("you", {}).get("legal_actions") or []
-    if not templates:
-        raise IllegalAction("the bot's seat has nothing to do now")
-    return templates[0]
-
-
-def random_bot(view: dict, rng: Rng) -> dict:
-    return action_from_template(rng.choice(view["you"]["legal_actions"]), rng)
-
-
 def basic_bot(view: dict, rng: Rng) -> dict:
-    template = _template(view)
+    template = seat_templates(view)[0]
     cards = [Card.from_json(card) for card in template["cards"]]
     if template["type"] == "pass_cards":
         return {"type": "pass_cards", "cards": cards_json(choose_pass(cards, template["count"]))}

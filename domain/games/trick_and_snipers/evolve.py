@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from domain.cards import remove_cards
-from domain.decider import Event
+from domain.dealing import hand_dealt, undealt
+from domain.dispatch import evolver
 from domain.games.trick_and_snipers.events import (
     CardPlayed,
     CardsPassed,
@@ -18,36 +18,20 @@ from domain.games.trick_and_snipers.events import (
     HandDealt,
     TrickWon,
 )
-from domain.games.trick_and_snipers.state import Outcome, State, WonTrick, set_at
-from domain.tricks import Play
-
-
-def evolve(state: State, event: Event) -> State:
-    apply = _APPLIERS.get(type(event))
-    return apply(state, event) if apply else state
+from domain.games.trick_and_snipers.state import State, WonTrick
+from domain.outcome import game_ended
+from domain.passing import cards_passed
+from domain.tricks import card_played
+from domain.tuples import set_at
 
 
 def _deal_committed(state: State, event: DealCommitted) -> State:
     return replace(state, phase="passing", commitment=event.commitment, leader=event.first_leader)
 
 
-def _hand_dealt(state: State, event: HandDealt) -> State:
-    return replace(state, hands=set_at(state.hands, event.seat, event.cards))
-
-
 def _deck_sealed(state: State, event: DeckSealed) -> State:
-    # The hands come first in deal order; what follows them is the hidden left-over pile.
-    dealt = sum(len(hand) for hand in state.hands)
-    return replace(state, leftover=event.deck[dealt:])
-
-
-def _cards_passed(state: State, event: CardsPassed) -> State:
-    hand = remove_cards(state.hands[event.seat], event.cards)
-    return replace(
-        state,
-        hands=set_at(state.hands, event.seat, hand),
-        passed=set_at(state.passed, event.seat, event.cards),
-    )
+    # What follows the hands in the deck is the hidden left-over pile.
+    return replace(state, leftover=undealt(state.hands, event.deck))
 
 
 def _cards_received(state: State, event: CardsReceived) -> State:
@@ -63,13 +47,8 @@ def _cards_received(state: State, event: CardsReceived) -> State:
 
 
 def _card_played(state: State, event: CardPlayed) -> State:
-    hand = remove_cards(state.hands[event.seat], (event.card,))
-    return replace(
-        state,
-        hands=set_at(state.hands, event.seat, hand),
-        trick=(*state.trick, Play(event.seat, event.card)),
-        last_sniper=event.seat if event.snipe else state.last_sniper,
-    )
+    played = card_played(state, event.seat, event.card)
+    return replace(played, last_sniper=event.seat if event.snipe else state.last_sniper)
 
 
 def _trick_won(state: State, event: TrickWon) -> State:
@@ -88,19 +67,15 @@ def _trick_won(state: State, event: TrickWon) -> State:
     )
 
 
-def _game_ended(state: State, event: GameEnded) -> State:
-    return replace(
-        state, phase="finished", outcome=Outcome(event.winners, event.losers, event.final)
-    )
-
-
 _APPLIERS: dict[type, Callable[[State, Any], State]] = {
     DealCommitted: _deal_committed,
-    HandDealt: _hand_dealt,
+    HandDealt: hand_dealt,
     DeckSealed: _deck_sealed,
-    CardsPassed: _cards_passed,
+    CardsPassed: cards_passed,
     CardsReceived: _cards_received,
     CardPlayed: _card_played,
     TrickWon: _trick_won,
-    GameEnded: _game_ended,
+    GameEnded: game_ended,
 }
+
+evolve = evolver(_APPLIERS)

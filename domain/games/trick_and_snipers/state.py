@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TypeVar
 
-from domain.cards import Card, build_deck
-from domain.tricks import Trick, seat_to_play
+from domain.cards import Card, build_deck, sort_by_suit
+from domain.outcome import Outcome
+from domain.tricks import Trick
+from domain.tricks import card_turn as turn
 
 SUITS = ("red", "yellow", "green", "blue")
 RANKS = tuple(range(1, 13))
@@ -18,8 +19,6 @@ SNIPE_TOTAL = 13
 POINT_RANK = 7
 POINTS_TO_WIN = 2
 
-T = TypeVar("T")
-
 
 def deck_for(players: int) -> tuple[Card, ...]:
     removed = REMOVED_RANKS.get(players, ())
@@ -27,11 +26,7 @@ def deck_for(players: int) -> tuple[Card, ...]:
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=lambda card: (SUITS.index(card.suit), card.rank))
-
-
-def set_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return values[:index] + (value,) + values[index + 1 :]
+    return sort_by_suit(cards, SUITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,13 +35,6 @@ class WonTrick:
     plays: Trick
     point_to: int | None
     face_up: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    final: dict[str, dict[str, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,13 +73,6 @@ def initial_state(players: int, first_leader: int | None) -> State:
 
 def is_terminal(state: State) -> bool:
     return state.phase == "finished"
-
-
-def turn(state: State) -> int | None:
-    """The seat to play a card, if a card is awaited."""
-    if state.phase != "playing" or state.leader is None:
-        return None
-    return seat_to_play(state.leader, state.trick, state.players)
 
 
 def to_act(state: State) -> tuple[int, ...]:

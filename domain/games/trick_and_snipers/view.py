@@ -6,16 +6,17 @@ Never shown before the end: other hands, passed cards before they arrive, the le
 from __future__ import annotations
 
 from domain.cards import cards_json
+from domain.game_view import game_view, you_json
 from domain.games.trick_and_snipers.state import (
     PASS_COUNT,
     State,
     WonTrick,
-    is_terminal,
     sort_cards,
     to_act,
     trick_number,
     turn,
 )
+from domain.passing import choices_json
 from domain.tricks import led_suit, playable_cards, plays_json
 
 
@@ -31,35 +32,22 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     return []
 
 
-def result(state: State) -> dict | None:
-    outcome = state.outcome
-    if outcome is None:
-        return None
-    return {
-        "winners": list(outcome.winners),
-        "losers": list(outcome.losers),
-        "final": {seat: dict(figures) for seat, figures in outcome.final.items()},
-    }
-
-
 def view(state: State, seat: int | None = None) -> dict:
-    data: dict = {
-        "round": state.round,
-        "phase": state.phase,
-        "to_act": list(to_act(state)),
+    public = {
         "seats": [_seat_json(state, s) for s in range(state.players)],
         "trick": plays_json(state.trick),
         "leader": state.leader,
         "trick_number": trick_number(state),
         "last_trick": _won_json(state.won[-1]) if state.won else None,
-        "commitment": state.commitment,
     }
-    if is_terminal(state):
-        data["result"] = result(state)
-        data["leftover"] = cards_json(sort_cards(state.leftover))  # T1: shown only at the end
-    if seat is not None and 0 <= seat < state.players:
-        data["you"] = _you(state, seat)
-    return data
+    return game_view(
+        state,
+        seat,
+        to_act(state),
+        public,
+        lambda s: _you(state, s),
+        lambda: {"leftover": cards_json(sort_cards(state.leftover))},  # T1: only at the end
+    )
 
 
 def _seat_json(state: State, seat: int) -> dict:
@@ -92,12 +80,9 @@ def _won_json(won: WonTrick) -> dict:
 
 
 def _you(state: State, seat: int) -> dict:
-    passed = state.passed[seat]
-    received = state.received[seat]
-    return {
-        "seat": seat,
-        "hand": cards_json(sort_cards(state.hands[seat])),
-        "legal_actions": legal_actions(state, seat),
-        "passed_cards": None if passed is None else cards_json(passed),
-        "received_cards": None if received is None else cards_json(received),
-    }
+    return you_json(
+        seat,
+        cards_json(sort_cards(state.hands[seat])),
+        legal_actions(state, seat),
+        **choices_json(state, seat),
+    )

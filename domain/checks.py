@@ -1,14 +1,16 @@
-"""Checks every St Patrick command shares: the seat, a count, the cards named."""
+"""Checks a command's fields share across games: the seat, a count, the cards named.
+
+Only the caller's own claims are echoed in the messages, so no hidden card can leak here.
+"""
 
 from __future__ import annotations
 
 from domain.cards import Card
 from domain.decider import IllegalAction
-from domain.games.st_patrick.state import State
 
 
-def check_seat(state: State, seat: object) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+def check_seat(seat: object, players: int) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
         raise IllegalAction(f"there is no seat {seat!r} at this table")
     return seat
 
@@ -19,8 +21,8 @@ def check_count(count: object, low: int, high: int) -> int:
     return count
 
 
-def check_cards_held(hand: tuple[Card, ...], cards: tuple[object, ...]) -> None:
-    # Only the caller's own claims are echoed, so no hidden card can leak here.
+def check_held(hand: tuple[Card, ...], cards: tuple[object, ...]) -> None:
+    """Every card named is in the hand, and none is named twice."""
     for card in cards:
         if not isinstance(card, Card) or card not in hand:
             raise IllegalAction(f"you do not hold {card}")

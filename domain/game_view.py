@@ -1,0 +1,41 @@
+"""The frame every game's view shares; each game fills in its own public table and `you` block.
+
+Key order is kept (the API writes keys in this order): round, phase, to_act, the game's public
+figures (seats first), commitment; once over, result and what the end reveals; then `you`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from domain.outcome import result_json
+
+
+def game_view(
+    state: Any,
+    seat: int | None,
+    to_act: Iterable[int],
+    public: dict[str, Any],
+    you: Callable[[int], dict[str, Any]],
+    shown_at_end: Callable[[], dict[str, Any]] = dict,
+) -> dict[str, Any]:
+    """`state` has round, phase, players, commitment and outcome, as every game's state does."""
+    data: dict[str, Any] = {
+        "round": state.round,
+        "phase": state.phase,
+        "to_act": list(to_act),
+        **public,
+        "commitment": state.commitment,
+    }
+    if state.phase == "finished":
+        data["result"] = result_json(state.outcome)
+        data.update(shown_at_end())
+    if seat is not None and 0 <= seat < state.players:
+        data["you"] = you(seat)
+    return data
+
+
+def you_json(seat: int, hand: list[dict], legal_actions: list[dict], **private: Any) -> dict:
+    """A seat's own block: its hand (as shown, sorted), what it may do, its private figures."""
+    return {"seat": seat, "hand": hand, "legal_actions": legal_actions, **private}

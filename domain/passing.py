@@ -1,0 +1,62 @@
+"""Passing cards to the left as a simultaneous choice (G3), as Trick & Snipers (T2) and
+St Patrick (S3) do: each seat chooses in secret; the last choice makes them all arrive."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from domain.cards import Card, cards_json, remove_cards
+from domain.decider import Event, SeatCards
+from domain.tuples import set_at
+
+
+@dataclass(frozen=True, slots=True)
+class CardsPassed(SeatCards):
+    """G3: others learn only that the seat has chosen, and how many cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardsHanded(Event):
+    """Cards `seat` got from `from_seat`: known to both of them, to nobody else."""
+
+    seat: int
+    from_seat: int
+    cards: tuple[Card, ...]
+
+    def visible_to(self) -> tuple[int, ...] | None:
+        return (self.seat, self.from_seat)
+
+    def redacted(self) -> dict:
+        return {"seat": self.seat, "from_seat": self.from_seat, "count": len(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class CardsReceived(CardsHanded):
+    """The passed cards `seat` got from `from_seat`."""
+
+
+def passed_left(passed: Sequence[tuple[Card, ...] | None]) -> list[CardsReceived]:
+    """Every seat's choice (all made) arrives at once with the next seat: to the left (G1)."""
+    n = len(passed)
+    return [CardsReceived(s, (s - 1) % n, passed[(s - 1) % n] or ()) for s in range(n)]
+
+
+def cards_passed(state: Any, event: CardsPassed) -> Any:
+    """Evolve: the chosen cards leave the hand and wait as the seat's choice (`passed`)."""
+    hand = remove_cards(state.hands[event.seat], event.cards)
+    return replace(
+        state,
+        hands=set_at(state.hands, event.seat, hand),
+        passed=set_at(state.passed, event.seat, event.cards),
+    )
+
+
+def choices_json(state: Any, seat: int) -> dict[str, list[dict] | None]:
+    """For the seat's own view: what it passed and what it received (None until then)."""
+    passed, received = state.passed[seat], state.received[seat]
+    return {
+        "passed_cards": None if passed is None else cards_json(passed),
+        "received_cards": None if received is None else cards_json(received),
+    }

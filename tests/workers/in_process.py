@@ -1,0 +1,58 @@
+"""The worker side run in the test process itself, so a test controls when jobs run: the worker
+context pointed at a test database and a queue of its own, RQ in burst mode, and reads of a
+game's stored stream."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from rq import SimpleWorker
+from rq.serializers import JSONSerializer
+
+from domain import table as tables
+from workers import context
+
+_CACHED = (context.settings, context.handler, context.redis_connection)
+
+
+@contextmanager
+def worker_context(
+    monkeypatch: pytest.MonkeyPatch, database_url: str, redis_url: str, queue_prefix: str
+) -> Iterator:
+    """This process's worker context on `database_url` and a fresh queue, cleaned up after."""
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setenv("RQ_QUEUE", f"{queue_prefix}-{uuid.uuid4().hex[:8]}")
+    for cached in _CACHED:
+        cached.cache_clear()
+    yield context
+    context.queue().delete(delete_jobs=True)
+    context.handler().pool.close()
+    for cached in _CACHED:
+        cached.cache_clear()
+
+
+def run_jobs(ctx) -> None:
+    """Runs every job queued so far, here, then returns."""
+    SimpleWorker([ctx.queue()], connection=ctx.redis_connection(), serializer=JSONSerializer).work(
+        burst=True
+    )
+
+
+def loaded(ctx, game_id: uuid.UUID) -> tuple[tables.Table, int]:
+    """The game's table as stored, and its version."""
+    with ctx.handler().pool.connection() as conn:
+        return ctx.handler().repository.load(conn, game_id)
+
+
+def count_of(ctx, game_id: uuid.UUID, event_type: str) -> int:
+    """How many events of this type the game has stored."""
+    with ctx.handler().pool.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM events WHERE game_id = %s AND type = %s",
+            (game_id, event_type),
+        ).fetchone()
+    return row["n"]
