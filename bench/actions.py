@@ -74,6 +74,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="compare the first actions with those near this version (default: the last ones)",
     )
+    p.add_argument("--players", type=int, default=4, help="human seats per game of scenario 1")
     p.add_argument("--clients", type=int, default=8, help="concurrent clients (and DB threads)")
     p.add_argument("--games", type=int, default=200, help="4-human games to play")
     p.add_argument(
@@ -158,10 +159,14 @@ def run_humans(args: argparse.Namespace, url: str, games: int, label: str) -> Hu
     def play(api: Api, index: int) -> None:
         rng = random.Random(f"{args.seed}:{label}:{index}")
         if not hasattr(local, "apis"):
-            extra = [Api(url, args.game) for _ in range(3)] if args.session_per_seat else []
+            extra = (
+                [Api(url, args.game) for _ in range(args.players - 1)]
+                if args.session_per_seat
+                else []
+            )
             api.game_type = args.game
             local.apis = [api, *extra]
-        results.add_game(*play_human_game(local.apis, rng, actions.add, args.policy))
+        results.add_game(*play_human_game(local.apis, rng, actions.add, args.policy, args.players))
 
     def on_error() -> int:
         results.add_error()
@@ -315,7 +320,7 @@ def print_summary(report: dict[str, Any]) -> None:
         f"clients      {report['clients']}"
         f"{' x 4 sessions (one per seat)' if report['session_per_seat'] else ''}"
         f" (bot games: {report['bot_clients']})",
-        f"game         {report['game']} (clients play: {report['policy']}),"
+        f"game         {report['game']}, {report['players']} humans (playing: {report['policy']}),"
         f" p50 {h['events_per_game_p50']} events per game",
         f"API          {h['games']} games, {h['actions']} actions in {h['seconds']} s:"
         f" {h['actions_per_s']} actions/s ({h['failed_games']} failed games)",
@@ -371,7 +376,9 @@ def bench(args: argparse.Namespace, service: Service | None) -> dict[str, Any]:
     warmup = args.clients if args.warmup is None else args.warmup
     if warmup:
         run_humans(args, url, warmup, "warm-up")
-    human = human_figures(run_humans(args, url, args.games, "4 humans"), args.late_version)
+    human = human_figures(
+        run_humans(args, url, args.games, f"{args.players} humans"), args.late_version
+    )
     database_url = database_url_for(args, service)
     raw = None
     if database_url:
@@ -382,6 +389,7 @@ def bench(args: argparse.Namespace, service: Service | None) -> dict[str, Any]:
     return {
         "service": f"{url} ({'started by the bench' if service else 'already running'})",
         "game": args.game,
+        "players": args.players,
         "policy": args.policy,
         "clients": args.clients,
         "session_per_seat": args.session_per_seat,

@@ -112,11 +112,16 @@ class HumanResults:
 
 
 def play_human_game(
-    apis: list[Api], rng: random.Random, on_action, policy: str = "first"
+    apis: list[Api],
+    rng: random.Random,
+    on_action,
+    policy: str = "first",
+    players: int = HUMAN_SEATS,
 ) -> tuple[list[Timed], list[float]]:
-    """Plays one 4-human game to the end, seat s through apis[s % len(apis)] (one session for
-    all seats, or one each); returns ((version, action latency) pairs, state-read latencies)."""
-    seats = [{"kind": "human", "name": f"bench{i}"} for i in range(HUMAN_SEATS)]
+    """Plays one game of `players` humans to the end, seat s through apis[s % len(apis)] (one
+    session for all seats, or one each); returns ((version, action latency) pairs, state-read
+    latencies)."""
+    seats = [{"kind": "human", "name": f"bench{i}"} for i in range(players)]
     game = apis[0].create_game(seats)
     game_id = game["id"]
     tokens = {t["seat"]: t["token"] for t in game["tokens"]}
