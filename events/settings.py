@@ -24,17 +24,30 @@ class Settings:
     allow_fixed_deck: bool = False
     log_level: str = "INFO"
     web_workers: int = 2
-    web_threads: int = 8
+    web_threads: int = 128  # gthread: an open event stream holds one thread (docs/streams.md)
     rq_workers: int = 1
     queue_name: str = "cardroom"
     db_pool_size: int = 10
     sweep_after_seconds: float = 5.0
+    stream_heartbeat_seconds: float = 15.0  # a comment line at least this often
+    stream_max_seconds: float = 0.0  # 0: a stream lasts until the game ends
+    max_streams: int = 1000  # per API process; load_settings keeps threads free for the rest
 
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    return float(raw) if raw else default
+
+
+# Threads of an API process that streams may never take, so actions are always served.
+RESERVED_THREADS = 8
+
+
 def load_settings() -> Settings:
+    threads = _int("WEB_THREADS", Settings.web_threads)
     return Settings(
         database_url=os.environ.get("DATABASE_URL", ""),
         redis_url=os.environ.get("REDIS_URL", ""),
@@ -43,9 +56,12 @@ def load_settings() -> Settings:
         allow_fixed_deck=_flag("GAMES_ALLOW_FIXED_DECK"),
         log_level=os.environ.get("LOG_LEVEL", "INFO").upper(),
         web_workers=_int("WEB_WORKERS", 2),
-        web_threads=_int("WEB_THREADS", 8),
+        web_threads=threads,
         rq_workers=_int("RQ_WORKERS", 1),
         queue_name=os.environ.get("RQ_QUEUE", "cardroom"),
         db_pool_size=_int("DB_POOL_SIZE", 10),
         sweep_after_seconds=float(os.environ.get("SWEEP_AFTER_SECONDS", "5") or 5),
+        stream_heartbeat_seconds=_float("STREAM_HEARTBEAT_SECONDS", 15.0),
+        stream_max_seconds=_float("STREAM_MAX_SECONDS", 0.0),
+        max_streams=_int("MAX_STREAMS", max(1, threads - RESERVED_THREADS)),
     )

@@ -3,6 +3,7 @@ and every check, on a fixed seed so a failure replays."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import schemathesis
@@ -60,11 +61,16 @@ TESTING_PHASES = {"examples", "coverage", "fuzzing", "stateful"}
 
 def test_the_app_passes_every_schemathesis_check_in_every_phase(app) -> None:
     schemathesis.openapi.format("cursor", CURSORS)
+    services = app.extensions["cardroom"]
+    settings = services.settings
+    # An event stream lasts until its game ends: here each one ends within a second.
+    services.settings = replace(settings, stream_heartbeat_seconds=0.2, stream_max_seconds=1.0)
     try:
         config = schemathesis.Config.from_dict(CONFIG)
         schema = schemathesis.openapi.from_wsgi("/openapi.yaml", app, config=config)
         problems, phases = _run(schema)
     finally:
+        services.settings = settings
         unregister_string_format("cursor")
     assert not problems, "\n\n".join(problems)
     # A phase with nothing to do is skipped, which would pass silently.

@@ -1,0 +1,126 @@
+"""One LISTEN connection per process, fanning `game_events` notifications out to waiters.
+
+The store NOTIFYs the channel with the game id when an append commits. A dispatcher thread
+holds its own connection (never one of the pool's) and sets the Event of every subscription to
+that game. A notification is only a hint: a waiter re-reads the store when woken, and polls on
+its own timeout anyway, faster while the listener is down (see `poll_timeout`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from uuid import UUID
+
+import psycopg
+
+from events.store import NOTIFY_CHANNEL
+
+log = logging.getLogger("cardroom.notifications")
+RECONNECT_SECONDS = 1.0
+
+
+class Subscription:
+    """A waiter on one game: `wait` returns True when woken by a notification."""
+
+    def __init__(self, notifier: GameNotifier, game_id: UUID) -> None:
+        self.game_id = game_id
+        self.woken = threading.Event()
+        self._notifier = notifier
+
+    def wait(self, timeout: float) -> bool:
+        # Cleared before the caller re-reads, so a commit after that read still wakes it.
+        woken = self.woken.wait(timeout)
+        self.woken.clear()
+        return woken
+
+    def close(self) -> None:
+        self._notifier.unsubscribe(self)
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class GameNotifier:
+    """Started lazily by the first subscription, so processes that never stream hold no
+    listening connection."""
+
+    def __init__(self, database_url: str, fallback_poll_seconds: float = 1.0) -> None:
+        self._url = database_url
+        self._fallback = fallback_poll_seconds
+        self._lock = threading.Lock()
+        self._waiters: dict[UUID, set[Subscription]] = {}
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.listening = threading.Event()  # set while the LISTEN connection is up
+
+    def subscribe(self, game_id: UUID) -> Subscription:
+        subscription = Subscription(self, game_id)
+        with self._lock:
+            self._waiters.setdefault(game_id, set()).add(subscription)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="game-notifier", daemon=True)
+                self._thread.start()
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        with self._lock:
+            waiters = self._waiters.get(subscription.game_id)
+            if waiters is not None:
+                waiters.discard(subscription)
+                if not waiters:
+                    del self._waiters[subscription.game_id]
+
+    def poll_timeout(self, heartbeat: float) -> float:
+        """How long a waiter may sleep before re-reading on its own."""
+        return heartbeat if self.listening.is_set() else min(heartbeat, self._fallback)
+
+    def close(self) -> None:
+        """Stops listening; open streams end at their next wake-up."""
+        self._stop.set()
+        self._wake(None)
+
+    @property
+    def closed(self) -> bool:
+        return self._stop.is_set()
+
+    def _wake(self, game_id: UUID | None) -> None:
+        """Wake the waiters of one game, or of every game (None: after a gap in listening)."""
+        with self._lock:
+            if game_id is None:
+                targets = [s for waiters in self._waiters.values() for s in waiters]
+            else:
+                targets = list(self._waiters.get(game_id, ()))
+        for subscription in targets:
+            subscription.woken.set()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._listen()
+            except Exception:  # the connection broke: waiters poll until it is back
+                log.warning("listening for %s failed; retrying", NOTIFY_CHANNEL, exc_info=True)
+            self.listening.clear()
+            self._wake(None)
+            self._stop.wait(RECONNECT_SECONDS)
+
+    def _listen(self) -> None:
+        with psycopg.connect(self._url, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            self.listening.set()
+            self._wake(None)  # anything committed before LISTEN took effect is read now
+            while not self._stop.is_set():
+                for note in conn.notifies(timeout=1.0):
+                    game_id = _game_of(note.payload)
+                    if game_id is not None:
+                        self._wake(game_id)
+
+
+def _game_of(payload: str) -> UUID | None:
+    try:
+        return UUID(payload)
+    except ValueError:
+        return None
