@@ -63,8 +63,8 @@ def test_the_app_passes_every_schemathesis_check_in_every_phase(app) -> None:
     schemathesis.openapi.format("cursor", CURSORS)
     services = app.extensions["cardroom"]
     settings = services.settings
-    # An event stream lasts until its game ends: here each one ends within a second.
-    services.settings = replace(settings, stream_heartbeat_seconds=0.2, stream_max_seconds=1.0)
+    # An event stream lasts until its game ends: here each one ends within 0.1 s.
+    services.settings = replace(settings, stream_heartbeat_seconds=0.05, stream_max_seconds=0.1)
     try:
         config = schemathesis.Config.from_dict(CONFIG)
         schema = schemathesis.openapi.from_wsgi("/openapi.yaml", app, config=config)
