@@ -62,11 +62,19 @@ def category_of(strength: int) -> str:
     return next(name for limit, name in CATEGORY_LIMITS if value <= limit)
 
 
+# Equal values are the same hand class, so the same category and name: each of the 7,462
+# classes is described once, then looked up (describing is far slower than evaluating).
+_DESCRIBED: dict[int, tuple[str, str]] = {}
+
+
 def rank_hand(cards: Sequence[Card]) -> HandRank:
     """The best five of these 5-7 cards: its value and its name."""
     strength = hand_strength(cards)
-    category = category_of(strength)
-    return HandRank(strength, category, describe(category, cards))
+    described = _DESCRIBED.get(strength)
+    if described is None:
+        category = category_of(strength)
+        described = _DESCRIBED[strength] = (category, describe(category, cards))
+    return HandRank(strength, *described)
 
 
 def describe(category: str, cards: Sequence[Card]) -> str:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.games.saint_poker.state import DECK, RANKS, SUITS
-from domain.poker import CATEGORIES, rank_hand
+from domain.poker import CATEGORIES, category_of, describe, rank_hand
 from tests.domain.sp_support import cards
 
 # (hand, other hand, ">" the first wins, "<" the second wins, "=" a tie), worked out by hand.
@@ -193,3 +193,12 @@ def test_orderings_agree_with_the_slow_reference(hands):
     assert (ours[0] == ours[1]) == (theirs[0] == theirs[1])
     for hand, expected in zip(ours, theirs, strict=True):
         assert CATEGORIES.index(hand.category) == expected[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(seven_card_hands())
+def test_a_remembered_name_is_the_name_the_cards_themselves_give(hands):
+    # rank_hand describes each hand class once and then looks the name up by value
+    for hand in hands:
+        ranked = rank_hand(hand)
+        assert ranked.name == describe(category_of(ranked.strength), hand)
