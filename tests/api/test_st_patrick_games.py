@@ -14,6 +14,7 @@ from tests.api.play import auth, create_game, humans, play_one, tokens_of, wait_
 from tests.workers import in_process
 from tests.workers.in_process import count_of, loaded, run_jobs
 from workers import jobs
+from workers.relay import relay_pending, sweep_stale
 
 SUITS = ("clover", "cross", "harp", "snake")
 
@@ -128,3 +129,17 @@ def test_the_scoring_job_appends_once_however_often_it_runs(worker_context):
     assert current == after_first > version
     assert count_of(worker_context, game_id, "RoundScored") == 1
     assert table.game.round == 2 or table.status == "finished"  # dealt at once, same commit
+
+
+def test_the_sweeper_re_enqueues_a_round_scoring_that_redis_lost(worker_context):
+    game_id, version = bots_to_scoring(worker_context)
+    relay_pending()  # the scoring row (and the bots' spent rows) become jobs...
+    worker_context.queue().empty()  # ...that a Redis restart loses; the outbox keeps them
+    run_jobs(worker_context)
+    assert count_of(worker_context, game_id, "RoundScored") == 0
+
+    assert sweep_stale(older_than_seconds=0) >= 1
+    run_jobs(worker_context)
+
+    assert count_of(worker_context, game_id, "RoundScored") == 1
+    assert loaded(worker_context, game_id)[1] > version
