@@ -7,6 +7,7 @@ import re
 import pytest
 import yaml
 
+from domain.games import GAME_TYPES
 from tests.api.spec import SpecViolation, check_response, load_spec
 
 # Flask answers these for every route itself; the spec documents the methods the views serve.
@@ -68,3 +69,33 @@ def test_the_spec_check_refuses_an_undocumented_status_or_a_body_off_the_schema(
     for response in (wrong_status, wrong_body):
         with pytest.raises(SpecViolation):
             check_response("GET", "/healthz", response)
+
+
+def _schemas() -> dict:
+    return load_spec()["components"]["schemas"]
+
+
+def test_the_spec_names_every_game_type_and_action_the_server_offers() -> None:
+    schemas = _schemas()
+    assert set(schemas["GameTypeId"]["enum"]) == set(GAME_TYPES)
+    actions = {variant["properties"]["type"]["const"] for variant in schemas["Action"]["oneOf"]}
+    assert actions == {action for game in GAME_TYPES.values() for action in game.action_types}
+
+
+def test_the_create_body_has_one_shape_per_game_type_and_table_size_with_its_options() -> None:
+    schemas = _schemas()
+    shapes = [schemas[ref["$ref"].rsplit("/", 1)[-1]] for ref in schemas["CreateGame"]["oneOf"]]
+    documented = {
+        (
+            shape["properties"]["type"]["const"],
+            shape["properties"]["seats"]["minItems"],
+            frozenset(shape["properties"]["options"].get("properties", {})),
+        )
+        for shape in shapes
+    }
+    offered = {
+        (game.id, players, frozenset(game.options))
+        for game in GAME_TYPES.values()
+        for players in range(game.min_players, game.max_players + 1)
+    }
+    assert documented == offered
