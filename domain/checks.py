@@ -5,6 +5,8 @@ Only the caller's own claims are echoed in the messages, so no hidden card can l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from domain.cards import Card
 from domain.decider import IllegalAction
 
@@ -28,3 +30,24 @@ def check_held(hand: tuple[Card, ...], cards: tuple[object, ...]) -> None:
             raise IllegalAction(f"you do not hold {card}")
     if len(set(cards)) != len(cards):
         raise IllegalAction("the same card is named more than once")
+
+
+def check_secret_choice(
+    choices: Sequence[object | None],
+    hands: Sequence[tuple[Card, ...]],
+    seat: object,
+    cards: Sequence[object],
+    count: int,
+    verb: str,
+) -> tuple[int, tuple[Card, ...]]:
+    """A seat's part of a simultaneous choice (G3): its first and only one, of exactly `count`
+    cards it holds. Returns the seat and the cards."""
+    seat = check_seat(seat, len(choices))
+    if choices[seat] is not None:
+        raise IllegalAction(f"you have already chosen the cards to {verb}; it cannot be changed")
+    chosen = tuple(cards)
+    if len(chosen) != count:
+        plural = "card" if count == 1 else "cards"
+        raise IllegalAction(f"{verb} exactly {count} {plural}, not {len(chosen)}")
+    check_held(hands[seat], chosen)
+    return seat, chosen  # type: ignore[return-value]

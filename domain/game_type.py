@@ -31,8 +31,6 @@ class GameType:
     max_players: int
     options: Mapping[str, Any]
     """The game's own options with their defaults (e.g. {"first_leader": None})."""
-    action_types: tuple[str, ...]
-    bot_levels: tuple[str, ...]
     commands: Mapping[str, type[Command]]
     """API action type -> command class; its fields are `seat` plus the action's fields."""
     events: Mapping[str, type[Event]]
@@ -53,7 +51,16 @@ class GameType:
     any public table state, `you` for a seat (hand, legal_actions, private figures), and `result`
     ({"winners", "losers", "final"}) once terminal."""
     bots: Mapping[str, Bot]
+    """Bot level -> bot, in the order the API lists the levels."""
     automatic: Callable[[Any], str | None] = lambda state: None
     """Work the workers must do with no seat acting (e.g. "scoring"), or None."""
     state_type: type | None = None
     """The game's state dataclass, to rebuild snapshots (None: no snapshots for this game)."""
+
+    @property
+    def action_types(self) -> tuple[str, ...]:
+        return tuple(self.commands)
+
+    @property
+    def bot_levels(self) -> tuple[str, ...]:
+        return tuple(self.bots)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from uuid import UUID
 
 from domain import table as tables
@@ -25,17 +26,45 @@ def bot_rng(game_id: str, version: int, seat: int) -> random.Random:
 
 
 def run_bot_turn(game_id: str, version: int, seat: int) -> str:
+    def due(table: tables.Table) -> bool:
+        return seat in table.game_type.to_act(table.game)
+
+    def decision(table: tables.Table) -> list:
+        return bot_decision(table, seat, bot_rng(game_id, version, seat))
+
+    return _run_once(game_id, version, bot_kind(seat), due, decision, done="acted")
+
+
+def run_automatic(game_id: str, version: int, kind: str) -> str:
+    """Work no seat does (e.g. round scoring), done only while the game asks for exactly it."""
+
+    def due(table: tables.Table) -> bool:
+        return table.game_type.automatic(table.game) == kind
+
+    def decision(table: tables.Table) -> list:
+        return tables.decide(table, Automatic(kind))
+
+    return _run_once(game_id, version, kind, due, decision, done="done")
+
+
+def _run_once(
+    game_id: str,
+    version: int,
+    kind: str,
+    due: Callable[[tables.Table], bool],
+    decision: Callable[[tables.Table], list],
+    done: str,
+) -> str:
+    """Appends `decision` only if the game is still at `version` and the work is still `due`,
+    and marks the outbox row done in the same commit: a retried or duplicated job appends
+    nothing."""
     game = UUID(game_id)
     handler = context.handler()
-    kind = bot_kind(seat)
     with handler.pool.connection() as conn:
         table, current = handler.repository.load(conn, game)
-    if current != version or seat not in table.game_type.to_act(table.game):
+    if current != version or not due(table):
         _mark_done(game, version, kind)
         return "stale"
-
-    def decision(current_table: tables.Table):
-        return bot_decision(current_table, seat, bot_rng(game_id, version, seat))
 
     def mark(conn, outcome) -> None:
         outbox.mark_done(conn, game, version, kind)
@@ -45,34 +74,7 @@ def run_bot_turn(game_id: str, version: int, seat: int) -> str:
     except VersionConflict:
         _mark_done(game, version, kind)
         return "stale"
-    return "acted"
-
-
-def run_automatic(game_id: str, version: int, kind: str) -> str:
-    """Work no seat does (e.g. round scoring): appended once, only if the game still waits for
-    exactly this work at exactly this version, so a retried or duplicated job appends nothing."""
-    game = UUID(game_id)
-    handler = context.handler()
-    with handler.pool.connection() as conn:
-        table, current = handler.repository.load(conn, game)
-    if current != version or table.game_type.automatic(table.game) != kind:
-        _mark_done(game, version, kind)
-        return "stale"
-
-    def mark(conn, outcome) -> None:
-        outbox.mark_done(conn, game, version, kind)
-
-    try:
-        handler.execute(
-            game,
-            lambda current_table: tables.decide(current_table, Automatic(kind)),
-            expected_version=version,
-            extra=mark,
-        )
-    except VersionConflict:
-        _mark_done(game, version, kind)
-        return "stale"
-    return "done"
+    return done
 
 
 def bot_decision(table: tables.Table, seat: int, rng: random.Random) -> list:

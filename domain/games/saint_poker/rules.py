@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.cards import Card, remove_cards
-from domain.checks import check_held, check_seat
+from domain.checks import check_held, check_seat, check_secret_choice
 from domain.decider import (
     Automatic,
     Command,
@@ -62,13 +62,9 @@ def _commit(state: State, command: CommitRiverCard) -> list[Event]:
 def _reveal(state: State, command: RevealCards) -> list[Event]:
     if state.phase != "revealing":
         raise IllegalAction("cards are revealed only once the river is complete")
-    seat = check_seat(command.seat, state.players)
-    if state.chosen[seat] is not None:
-        raise IllegalAction("you have already chosen your cards; a choice cannot be changed")
-    cards = tuple(command.cards)
-    if len(cards) != REVEAL_COUNT:
-        raise IllegalAction(f"reveal exactly {REVEAL_COUNT} cards, not {len(cards)}")
-    check_held(state.hands[seat], cards)
+    seat, cards = check_secret_choice(
+        state.chosen, state.hands, command.seat, command.cards, REVEAL_COUNT, "reveal"
+    )
     events: list[Event] = [RevealChosen(seat, cards)]
     chosen = set_at(state.chosen, seat, cards)
     if all(choice is not None for choice in chosen):

@@ -57,8 +57,6 @@ GAME = GameType(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     options=OPTIONS,
-    action_types=("choose_pass_count", "pass_cards", "take_relics", "pass_relics", "play_card"),
-    bot_levels=("random", "basic"),
     commands={
         "choose_pass_count": ChoosePassCount,
         "pass_cards": PassCards,

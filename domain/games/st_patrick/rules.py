@@ -4,7 +4,7 @@ own."""
 
 from __future__ import annotations
 
-from domain.checks import check_count, check_held, check_seat
+from domain.checks import check_count, check_seat, check_secret_choice
 from domain.dealing import checked_deck, deal_events
 from domain.decider import (
     Automatic,
@@ -91,13 +91,9 @@ def _choose_pass_count(state: State, command: ChoosePassCount) -> list[Event]:
 def _pass(state: State, command: PassCards) -> list[Event]:
     if state.phase != "passing":
         raise IllegalAction("cards are passed only right after the deal")
-    seat = check_seat(command.seat, state.players)
-    if state.passed[seat] is not None:
-        raise IllegalAction("you have already passed your cards; a choice cannot be changed")
-    cards = tuple(command.cards)
-    if len(cards) != state.pass_count:
-        raise IllegalAction(f"pass exactly {state.pass_count} card(s), not {len(cards)}")
-    check_held(state.hands[seat], cards)
+    seat, cards = check_secret_choice(
+        state.passed, state.hands, command.seat, command.cards, state.pass_count, "pass"
+    )
     events: list[Event] = [CardsPassed(seat, cards)]
     passed = set_at(state.passed, seat, cards)
     if any(choice is None for choice in passed):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.cards import Card
-from domain.checks import check_held, check_seat
+from domain.checks import check_secret_choice
 from domain.dealing import checked_deck, deal_events, first_leader
 from domain.decider import Command, Deal, Event, IllegalAction
 from domain.dispatch import decide_command
@@ -46,13 +46,9 @@ def _deal(state: State, command: Deal) -> list[Event]:
 def _pass(state: State, command: PassCards) -> list[Event]:
     if state.phase != "passing":
         raise IllegalAction("cards are passed only before the first trick")
-    seat = check_seat(command.seat, state.players)
-    if state.passed[seat] is not None:
-        raise IllegalAction("you have already passed your cards; a choice cannot be changed")
-    cards = tuple(command.cards)
-    if len(cards) != PASS_COUNT:
-        raise IllegalAction(f"pass exactly {PASS_COUNT} cards, not {len(cards)}")
-    check_held(state.hands[seat], cards)
+    seat, cards = check_secret_choice(
+        state.passed, state.hands, command.seat, command.cards, PASS_COUNT, "pass"
+    )
     events: list[Event] = [CardsPassed(seat, cards)]
     passed = set_at(state.passed, seat, cards)
     if all(choice is not None for choice in passed):
