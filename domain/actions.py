@@ -7,12 +7,10 @@ import dataclasses
 from domain.codec import from_json, type_hints
 from domain.decider import Command, IllegalAction, InvalidSetup
 from domain.game_type import GameType
+from domain.games import GAME_TYPES
 
-# Every action type of API.md: one of another game is well formed, just not allowed here.
-KNOWN_ACTION_TYPES = frozenset(
-    {"choose_pass_count", "pass_cards", "take_relics", "pass_relics", "play_card", "discard"}
-    | {"commit_river_card", "reveal_cards", "pick_up"}
-)
+# Every game's action types: one of another game is well formed, just not allowed here.
+KNOWN_ACTION_TYPES = frozenset(action for game in GAME_TYPES.values() for action in game.commands)
 
 
 class InvalidAction(InvalidSetup):
