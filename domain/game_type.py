@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from domain.cards import Card
@@ -56,6 +56,10 @@ class GameType:
     """Work the workers must do with no seat acting (e.g. "scoring"), or None."""
     state_type: type | None = None
     """The game's state dataclass, to rebuild snapshots (None: no snapshots for this game)."""
+    choices: Mapping[str, str] = field(default_factory=dict)
+    """Event type name -> the API action type whose command it records, for the events a seat's
+    action emits first: an audit rebuilds the command from the event's fields of the same names
+    (domain/origins.py, events/redecide.py)."""
 
     @property
     def action_types(self) -> tuple[str, ...]:

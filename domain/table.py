@@ -116,6 +116,8 @@ def decide_create(game_type: GameType, command: CreateTable) -> list[Event]:
             f"{game_type.name} takes {game_type.min_players} to {game_type.max_players} seats"
         )
     for seat in command.seats:
+        if seat.kind not in (HUMAN, BOT, OPEN):
+            raise InvalidSetup(f"a seat is {HUMAN}, {BOT} or {OPEN}, not {seat.kind!r}")
         if seat.kind == BOT and seat.level not in game_type.bot_levels:
             raise InvalidSetup(f"bot level must be one of {', '.join(game_type.bot_levels)}")
     unknown = sorted(set(command.options) - set(game_type.options))

@@ -59,6 +59,7 @@ GAME = GameType(
     view=views.view,
     bots={"random": random_bot, "basic": basic_bot},
     state_type=State,
+    choices={"CardPlayed": "play_card", "CardsDiscarded": "discard"},  # forced ones: derived
 )
 
 __all__ = ["GAME"]

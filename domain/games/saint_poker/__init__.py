@@ -67,6 +67,11 @@ GAME = GameType(
     bots={"random": random_bot, "basic": basic_bot},
     automatic=automatic,
     state_type=State,
+    choices={
+        "RiverCardCommitted": "commit_river_card",
+        "RevealChosen": "reveal_cards",
+        "CardPickedUp": "pick_up",
+    },
 )
 
 __all__ = ["GAME"]

@@ -77,6 +77,13 @@ GAME = GameType(
     bots={"random": random_bot, "basic": basic_bot},
     automatic=automatic,
     state_type=State,
+    choices={
+        "PassCountSet": "choose_pass_count",  # a choice only with a seat; seat None: derived (S3)
+        "CardsPassed": "pass_cards",
+        "RelicsTaken": "take_relics",
+        "RelicsDeclined": "pass_relics",
+        "CardPlayed": "play_card",
+    },
 )
 
 __all__ = ["GAME"]

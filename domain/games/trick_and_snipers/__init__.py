@@ -59,6 +59,7 @@ GAME = GameType(
     view=views.view,
     bots={"random": random_bot, "basic": basic_bot},
     state_type=State,
+    choices={"CardsPassed": "pass_cards", "CardPlayed": "play_card"},
 )
 
 __all__ = ["GAME"]
