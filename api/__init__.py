@@ -15,6 +15,7 @@ from api.services import Services
 from events.db import make_pool
 from events.handler import Handler
 from events.settings import LOG_FORMAT, Settings, load_settings
+from events.signing import load_or_create_signer
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -29,10 +30,12 @@ def create_app(settings: Settings | None = None) -> Flask:
     app = CardroomFlask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     pool = make_pool(settings.database_url, settings.db_pool_size)
+    signer = load_or_create_signer(settings.audit_key_path)
     app.extensions["cardroom"] = Services(
         settings=settings,
         pool=pool,
-        handler=Handler(pool),
+        handler=Handler(pool, signer=signer),
+        signer=signer,
         redis=redis.Redis.from_url(settings.redis_url, socket_timeout=2),
     )
     for blueprint in (games.bp, game_types.bp, health.bp, docs.bp):

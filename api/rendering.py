@@ -8,12 +8,14 @@ from uuid import UUID
 from domain.decider import Event
 from domain.table import Table
 from domain.table_view import event_data_for, view_table
+from events.chain import timestamp
 from events.repository import decode
 from events.store import StoredEvent
 
 
 def iso(moment: datetime) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
+    """One spelling of a moment everywhere, the one the hash chain covers."""
+    return timestamp(moment)
 
 
 def render_event(

@@ -8,6 +8,7 @@ from flask import current_app
 
 from events.handler import Handler
 from events.settings import Settings
+from events.signing import HeadSigner
 
 
 @dataclass
@@ -16,6 +17,7 @@ class Services:
     pool: object
     handler: Handler
     redis: object
+    signer: HeadSigner
 
 
 def services() -> Services:

@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
             if services.embedded:
                 names = " and ".join(services.embedded)
                 log(f"embedded {names} ready in {time.monotonic() - started:.1f} s")
-            env = dict(os.environ, DATABASE_URL=services.database_url)
+            env = dict(os.environ, DATABASE_URL=services.database_url, DATA_DIR=data_dir)
             env["REDIS_URL"] = services.redis_url
             return run(cmd, env)
         finally:

@@ -5,47 +5,16 @@ and an offline copy are checked by the very same code.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain import table as tables
 from domain.cards import Card
-from domain.codec import deal_commitment, from_json
-from domain.games import get_game_type
-from events.hashchain import GENESIS, hash_event
+from domain.codec import deal_commitment
+from events.chain import ChainCheck, check_chain
+from events.redecide import RulesCheck, redecide
 
 Record = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class ChainCheck:
-    ok: bool
-    head: str  # the hash of the last event (GENESIS for none)
-    first_bad_version: int | None  # where the chain breaks: versions, links or hashes
-
-
-def check_chain(game_id: str, records: Sequence[Record]) -> ChainCheck:
-    """Every event links to the one before, has the next version and its recorded hash."""
-    prev = GENESIS
-    for expected, record in enumerate(records, start=1):
-        fields = {
-            "game_id": game_id,
-            "version": record["version"],
-            "type": record["type"],
-            "seat": record["seat"],
-            "data": record["data"],
-            "visible_to": record["visible_to"],
-            "recorded_at": record["recorded_at"],
-        }
-        if (
-            record["version"] != expected
-            or record["prev_hash"] != prev
-            or hash_event(prev, fields) != record["hash"]
-        ):
-            return ChainCheck(False, records[-1]["hash"], expected)
-        prev = record["hash"]
-    return ChainCheck(True, prev, None)
 
 
 @dataclass(frozen=True)
@@ -76,14 +45,20 @@ def _matches(committed: Record, sealed: Record) -> bool:
         return False
 
 
-def fold_records(records: Sequence[Record]) -> tables.Table:
-    """The table folded from nothing, with the domain only (no cache, no snapshot). Raises on a
-    log the domain cannot read (unknown types, missing fields)."""
-    if not records or records[0]["type"] != "TableCreated":
-        raise ValueError("a log starts with TableCreated")
-    created = from_json(tables.TableCreated, records[0]["data"])
-    table = tables.create(get_game_type(created.game_type), created)
-    for record in records[1:]:
-        cls = tables.event_class(table.game_type, record["type"])
-        table = tables.evolve(table, from_json(cls, record["data"]))
-    return table
+@dataclass(frozen=True)
+class LogCheck:
+    """What the log proves by itself: its chain holds, and the rules give every event in it."""
+
+    chain: ChainCheck
+    rules: RulesCheck
+
+    @property
+    def ok(self) -> bool:
+        return self.chain.ok and self.rules.ok
+
+
+def check_log(
+    game_id: str, chain_format: int, records: Sequence[Record], keep: Collection[int] = ()
+) -> LogCheck:
+    """The chain, then every decision re-decided (tables kept at the `keep` versions)."""
+    return LogCheck(check_chain(chain_format, game_id, records), redecide(records, keep))

@@ -1,42 +1,53 @@
 """A game's log as NDJSON that proves itself offline (`python -m events.verify FILE`).
 
-Every line is canonical JSON (sorted keys, no spaces, UTF-8) followed by "\\n", so each value
-has exactly one spelling and the verifier can refuse any other. The first line is the header:
+Every line is canonical JSON (RFC 8785: sorted keys, no spaces, UTF-8) followed by "\\n", so each
+value has exactly one spelling and the verifier can refuse any other. The first line is the
+header:
 
-    {"kind": "header", "format": "cardroom-export/1", "complete": true, "game_id", "type",
-     "status", "version", "chain_head", "seats", "options", "result"}
+    {"kind": "header", "format": "cardroom-export/2", "complete": true, "game_id", "type",
+     "status", "version", "chain_format", "chain_head", "head_signature", "key_id", "seats",
+     "options", "result"}
 
 then one line per stored event, oldest first, holding every field the hash chain covers:
 
-    {"kind": "event", "version", "type", "seat", "visible_to", "recorded_at", "data",
+    {"kind": "event", "version", "type", "seat", "visible_to", "recorded_at", "data", "nonce",
      "prev_hash", "hash"}
 
-hash = sha256(prev_hash || canonical JSON of {game_id, version, type, seat, data, visible_to,
-recorded_at}) (events/hashchain.py), with `game_id` from the header and `recorded_at` exactly
-as written. Before the game is over an export is only the caller's view: "complete": false,
-a "viewer" seat, events as GET /games/{id}/events shows them and no hashes (a hash next to a
-redacted event would let anyone test guesses of the hidden cards).
+The hash of each event is events/chain.py's, the head signature events/signing.py's; the bytes
+are specified in docs/audit.md and the lines' shape in docs/audit/export.schema.json. Before the
+game is over an export is only the caller's view: "complete": false, a "viewer" seat, events as
+GET /games/{id}/events shows them and no hashes or nonces.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from domain.codec import canonical_json, to_json
 from domain.table import Table
 from domain.table_view import view_table
-from events.hashchain import GENESIS, ChainedEvent, timestamp
 
-FORMAT = "cardroom-export/1"
+if TYPE_CHECKING:  # the offline verifier imports this module: no database driver at run time
+    from events.store import StoredEvent
+
+FORMAT = "cardroom-export/2"
 MEDIA_TYPE = "application/x-ndjson"
-HEADER_KEYS = frozenset(
-    {"kind", "format", "complete", "game_id", "type", "status", "version", "chain_head"}
-    | {"seats", "options", "result"}
+DERIVED_KEYS = frozenset({"game_id", "type", "status", "version", "seats", "options", "result"})
+"""The header keys a verifier derives again from the events."""
+HEADER_KEYS = (
+    DERIVED_KEYS
+    | {"kind", "format", "complete", "chain_format", "chain_head"}
+    | {
+        "head_signature",
+        "key_id",
+    }
 )
 EVENT_KEYS = frozenset(
-    {"kind", "version", "type", "seat", "visible_to", "recorded_at", "data", "prev_hash", "hash"}
+    {"kind", "version", "type", "seat", "visible_to", "recorded_at", "data", "nonce"}
+    | {"prev_hash", "hash"}
 )
 
 
@@ -44,20 +55,39 @@ def line(value: dict[str, Any]) -> str:
     return canonical_json(value) + "\n"
 
 
-def header(game_id: UUID, table: Table, version: int, chain_head: str) -> dict[str, Any]:
-    """What the verifier derives again from the events and compares, key by key."""
+@dataclass(frozen=True)
+class Anchor:
+    """How a game's chain is hashed and what vouches for its head."""
+
+    chain_format: int
+    chain_head: str
+    head_signature: str | None
+    key_id: str | None
+
+
+def derived_header(game_id: str, table: Table, version: int) -> dict[str, Any]:
+    """The header keys that follow from the events alone (the verifier compares them)."""
+    return {
+        "game_id": game_id,
+        "type": table.game_type.id,
+        "status": table.status,
+        "version": version,
+        "seats": seats_of(table),
+        "options": to_json(dict(table.options)),
+        "result": result_of(table),
+    }
+
+
+def header(game_id: UUID, table: Table, version: int, anchor: Anchor) -> dict[str, Any]:
     return {
         "kind": "header",
         "format": FORMAT,
         "complete": True,
-        "game_id": str(game_id),
-        "type": table.game_type.id,
-        "status": table.status,
-        "version": version,
-        "chain_head": chain_head,
-        "seats": seats_of(table),
-        "options": to_json(dict(table.options)),
-        "result": result_of(table),
+        **derived_header(str(game_id), table, version),
+        "chain_format": anchor.chain_format,
+        "chain_head": anchor.chain_head,
+        "head_signature": anchor.head_signature,
+        "key_id": anchor.key_id if anchor.head_signature else None,
     }
 
 
@@ -69,24 +99,15 @@ def result_of(table: Table) -> dict[str, Any] | None:
     return view_table(table, None).get("result")
 
 
-def event_record(event: ChainedEvent) -> dict[str, Any]:
-    return {
-        "kind": "event",
-        "version": event.version,
-        "type": event.type,
-        "seat": event.seat,
-        "visible_to": None if event.visible_to is None else list(event.visible_to),
-        "recorded_at": timestamp(event.recorded_at),
-        "data": event.data,
-        "prev_hash": event.prev_hash,
-        "hash": event.hash,
-    }
+def event_record(event: StoredEvent) -> dict[str, Any]:
+    return {"kind": "event", **event.record(), "prev_hash": event.prev_hash, "hash": event.hash}
 
 
-def full_export(game_id: UUID, table: Table, events: list[ChainedEvent]) -> Iterator[str]:
-    head = events[-1].hash if events else GENESIS
-    version = events[-1].version if events else 0
-    yield line(header(game_id, table, version, head))
+def full_export(
+    game_id: UUID, table: Table, events: list[StoredEvent], anchor: Anchor
+) -> Iterator[str]:
+    """`events` end at the anchor's head (the version the table is at)."""
+    yield line(header(game_id, table, len(events), anchor))
     for event in events:
         yield line(event_record(event))
 

@@ -16,6 +16,7 @@ from events.idempotent_requests import IdempotentRequest
 from events.repository import GameNotFound, Repository
 from events.seat_tokens import SeatTokens
 from events.shuffle import fresh_deal
+from events.signing import HeadSigner
 from events.store import NewEvent, StoredEvent
 
 OUTBOX_CHANNEL = "cardroom_outbox"
@@ -67,10 +68,13 @@ def with_deals(table: Table, events: list[Event]) -> tuple[Table, list[Event]]:
 
 
 class Handler:
-    def __init__(self, pool, repository: Repository | None = None) -> None:
+    def __init__(
+        self, pool, repository: Repository | None = None, signer: HeadSigner | None = None
+    ) -> None:
         self.pool = pool
         self.repository = repository or Repository()
         self.tokens = SeatTokens()
+        self.signer = signer  # signs every new head; without one, heads go unsigned
 
     def create(
         self,
@@ -112,9 +116,10 @@ class Handler:
             if idem and (first := idem.first_response(conn)):
                 return Outcome(game_id, -1, None, response=first)
             try:
-                version, head = store.lock_stream(conn, game_id)
+                head = store.lock_stream(conn, game_id)
             except store.StreamNotFound:
                 raise GameNotFound(str(game_id)) from None
+            version = head.version
             if expected_version is not None and expected_version != version:
                 raise VersionConflict(version)
             table, version = self.repository.load(conn, game_id, current_version=version)
@@ -136,7 +141,10 @@ class Handler:
         self, conn, game_id, version, table, events, idem, respond, extra, locked_head=None
     ) -> Outcome:
         # The append NOTIFYs `game_events` with the game id at commit: a hint for listeners.
-        stored = store.append(conn, game_id, version, new_events(events), locked_head=locked_head)
+        sign = self.signer.sign if self.signer else None
+        stored = store.append(
+            conn, game_id, version, new_events(events), locked_head=locked_head, sign=sign
+        )
         outcome = Outcome(game_id, version + len(events), table, stored, events)
         self.repository.snapshot_if_due(conn, game_id, version, outcome.version, table)
         self._queue_work(conn, outcome)

@@ -51,14 +51,15 @@ def _apply_one(conn: psycopg.Connection, path: Path) -> None:
         )
 
 
-def apply_migrations(database_url: str) -> list[str]:
-    """Applies the pending migrations; returns the names applied now (empty when up to date)."""
+def apply_migrations(database_url: str, files: list[Path] | None = None) -> list[str]:
+    """Applies the pending migrations (of `files`, by default all); returns the names applied
+    now (empty when up to date)."""
     applied_now: list[str] = []
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", (LOCK_KEY,))
         try:
             done = _applied(conn)
-            for path in migration_files():
+            for path in migration_files() if files is None else files:
                 if path.name in done:
                     if done[path.name] != checksum(path):
                         raise MigrationChanged(path.name)

@@ -58,6 +58,21 @@ def fold_events(table: tables.Table | None, stored_events: list[StoredEvent]) ->
     return table
 
 
+def table_from_snapshot(
+    game_id: UUID, found: tuple[int, dict] | None
+) -> tuple[int, tables.Table | None]:
+    """(version, table) from a stored snapshot; (0, None) when there is none this code may use."""
+    if found is None or found[1].get("code") != CODE_VERSION:
+        return 0, None
+    version, data = found
+    try:
+        table = table_from_json(get_game_type(data["table"]["game_type"]), data["table"])
+    except Exception:  # unreadable: fold the events instead, as without a snapshot
+        log.warning("ignoring an unreadable snapshot of game %s", game_id, exc_info=True)
+        return 0, None
+    return version, table
+
+
 class Repository:
     def __init__(self, capacity: int = 5000) -> None:
         self._cache: OrderedDict[UUID, tuple[int, tables.Table]] = OrderedDict()
@@ -84,16 +99,7 @@ class Repository:
         return table, version
 
     def _from_snapshot(self, conn, game_id: UUID) -> tuple[int, tables.Table | None]:
-        found = snapshots.load_snapshot(conn, game_id)
-        if found is None or found[1].get("code") != CODE_VERSION:
-            return 0, None
-        version, data = found
-        try:
-            table = table_from_json(get_game_type(data["table"]["game_type"]), data["table"])
-        except Exception:  # unreadable: fold the events instead, as without a snapshot
-            log.warning("ignoring an unreadable snapshot of game %s", game_id, exc_info=True)
-            return 0, None
-        return version, table
+        return table_from_snapshot(game_id, snapshots.load_snapshot(conn, game_id))
 
     def snapshot_if_due(
         self, conn, game_id: UUID, before: int, after: int, table: tables.Table

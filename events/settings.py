@@ -32,6 +32,11 @@ class Settings:
     stream_heartbeat_seconds: float = 15.0  # a comment line at least this often
     stream_max_seconds: float = 0.0  # 0: a stream lasts until the game ends
     max_streams: int = 1000  # per API process; load_settings keeps threads free for the rest
+    audit_key_file: str = ""  # Ed25519 key that signs chain heads; "": DATA_DIR/audit-key.pem
+
+    @property
+    def audit_key_path(self) -> str:
+        return self.audit_key_file or os.path.join(self.data_dir, "audit-key.pem")
 
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
@@ -64,4 +69,5 @@ def load_settings() -> Settings:
         stream_heartbeat_seconds=_float("STREAM_HEARTBEAT_SECONDS", 15.0),
         stream_max_seconds=_float("STREAM_MAX_SECONDS", 0.0),
         max_streams=_int("MAX_STREAMS", max(1, threads - RESERVED_THREADS)),
+        audit_key_file=os.environ.get("AUDIT_KEY_FILE", ""),
     )

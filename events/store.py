@@ -5,22 +5,26 @@ Every function runs inside the caller's transaction (READ COMMITTED); the caller
 
 from __future__ import annotations
 
+import dataclasses
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import psycopg
 from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
-from events.hashchain import GENESIS, hash_event, hashed_fields
+from events.chain import GENESIS, event_hash, timestamp
 from events.listing import StreamInfo, list_streams, set_stream_status
 from events.store_errors import StreamExists, StreamNotFound, VersionConflict
 
 __all__ = [
     "GENESIS",
     "NewEvent",
+    "StreamHead",
     "StoredEvent",
     "StreamExists",
     "lock_stream",
@@ -29,7 +33,6 @@ __all__ = [
     "VersionConflict",
     "append",
     "create_stream",
-    "hash_event",
     "list_streams",
     "read_stream",
     "set_stream_status",
@@ -59,6 +62,28 @@ class StoredEvent:
     prev_hash: str
     hash: str
     global_position: int
+    nonce: str | None = None  # 128 random bits on every non-public event (events/chain.py)
+
+    def record(self) -> dict[str, Any]:
+        """The fields the chain covers, as an export spells them."""
+        return {
+            "version": self.version,
+            "type": self.type,
+            "seat": self.seat,
+            "visible_to": None if self.visible_to is None else list(self.visible_to),
+            "recorded_at": timestamp(self.recorded_at),
+            "data": self.data,
+            "nonce": self.nonce,
+        }
+
+
+class StreamHead(NamedTuple):
+    version: int
+    hash: str
+    chain_format: int
+
+
+Signer = Callable[[str, int, str], str]  # (game id, version, head) -> signature
 
 
 def create_stream(
@@ -74,63 +99,64 @@ def create_stream(
         raise StreamExists(str(game_id))
 
 
-def lock_stream(conn: psycopg.Connection, game_id: UUID) -> tuple[int, str]:
-    """Locks the stream row (writers of one game queue here): (version, head hash)."""
+def lock_stream(conn: psycopg.Connection, game_id: UUID) -> StreamHead:
+    """Locks the stream row (writers of one game queue here)."""
     row = (
         conn.cursor(row_factory=tuple_row)
         .execute(
-            "SELECT version, head_hash FROM streams WHERE game_id = %s FOR NO KEY UPDATE",
+            "SELECT version, head_hash, chain_format FROM streams WHERE game_id = %s"
+            " FOR NO KEY UPDATE",
             (game_id,),
         )
         .fetchone()
     )
     if row is None:
         raise StreamNotFound(str(game_id))
-    return row[0], row[1]
+    return StreamHead(*row)
 
 
-def _lock_head(conn: psycopg.Connection, game_id: UUID, expected: int) -> str:
-    version, head = lock_stream(conn, game_id)
-    if version != expected:
-        raise VersionConflict(game_id, expected, version)
+def _lock_head(conn: psycopg.Connection, game_id: UUID, expected: int) -> StreamHead:
+    head = lock_stream(conn, game_id)
+    if head.version != expected:
+        raise VersionConflict(game_id, expected, head.version)
     return head
 
 
 def _chain(
-    game_id: UUID, expected: int, head: str, events: list[NewEvent], now: datetime
+    game_id: UUID, head: StreamHead, events: list[NewEvent], now: datetime
 ) -> list[StoredEvent]:
     chained: list[StoredEvent] = []
-    for version, event in enumerate(events, start=expected + 1):
-        fields = hashed_fields(
-            game_id, version, event.type, event.seat, event.data, event.visible_to, now
+    prev = head.hash
+    for version, event in enumerate(events, start=head.version + 1):
+        private = event.visible_to is not None and head.chain_format >= 2
+        stored = StoredEvent(
+            game_id,
+            version,
+            event.type,
+            event.data,
+            event.seat,
+            event.visible_to,
+            now,
+            prev,
+            "",
+            0,
+            secrets.token_hex(16) if private else None,
         )
-        digest = hash_event(head, fields)
-        chained.append(
-            StoredEvent(
-                game_id,
-                version,
-                event.type,
-                event.data,
-                event.seat,
-                event.visible_to,
-                now,
-                head,
-                digest,
-                0,
-            )
-        )
-        head = digest
+        digest = event_hash(head.chain_format, str(game_id), prev, stored.record())
+        chained.append(_replace(stored, hash=digest))
+        prev = digest
     return chained
 
 
-_ROW = "(%s, %s, %s, %s::smallint, %s, %s::smallint[], %s, %s, %s)"
+_ROW = "(%s, %s, %s, %s::smallint, %s, %s::smallint[], %s, %s, %s, %s)"
 _APPEND = """
 WITH ins AS (
     INSERT INTO events (game_id, version, type, seat, data, visible_to, recorded_at,
-                        prev_hash, hash)
+                        prev_hash, hash, nonce)
     VALUES {rows} RETURNING global_position, version),
 head AS (
-    UPDATE streams SET version = %s, head_hash = %s, updated_at = now() WHERE game_id = %s),
+    UPDATE streams SET version = %s, head_hash = %s, head_signature = %s, updated_at = now()
+    WHERE game_id = %s),
 note AS (SELECT {notify})
 SELECT ins.global_position FROM ins, note ORDER BY ins.version"""
 
@@ -142,7 +168,8 @@ def append(
     events: list[NewEvent],
     *,
     notify: bool = True,
-    locked_head: str | None = None,
+    locked_head: StreamHead | None = None,
+    sign: Signer | None = None,
 ) -> list[StoredEvent]:
     """Appends after `expected_version` or raises VersionConflict / StreamNotFound.
 
@@ -151,11 +178,14 @@ def append(
     server-wide lock (about a third of the append rate on 2 vCPUs); notify=False skips it for
     callers whose listeners poll anyway. A caller that already holds the row lock at
     `expected_version` (see lock_stream) passes its `locked_head` to save the first trip.
+    `sign` signs the new head, kept in the stream row (without it the row keeps none).
     """
     if not events:
         raise ValueError("append needs at least one event")
     head = locked_head if locked_head is not None else _lock_head(conn, game_id, expected_version)
-    chained = _chain(game_id, expected_version, head, events, datetime.now(UTC))
+    if head.version != expected_version:
+        raise VersionConflict(game_id, expected_version, head.version)
+    chained = _chain(game_id, head, events, datetime.now(UTC))
     params: list[Any] = []
     for e in chained:
         visible = None if e.visible_to is None else list(e.visible_to)
@@ -169,9 +199,11 @@ def append(
             e.recorded_at,
             e.prev_hash,
             e.hash,
+            e.nonce,
         ]
     last = chained[-1]
-    params += [last.version, last.hash, game_id, str(game_id)]
+    signature = sign(str(game_id), last.version, last.hash) if sign else None
+    params += [last.version, last.hash, signature, game_id, str(game_id)]
     notify_sql = f"pg_notify('{NOTIFY_CHANNEL}', %s)" if notify else "%s::text"
     query = _APPEND.format(rows=", ".join([_ROW] * len(chained)), notify=notify_sql)
     positions = conn.cursor(row_factory=tuple_row).execute(query, params).fetchall()
@@ -179,28 +211,22 @@ def append(
 
 
 def _with_position(event: StoredEvent, position: int) -> StoredEvent:
-    return StoredEvent(
-        event.game_id,
-        event.version,
-        event.type,
-        event.data,
-        event.seat,
-        event.visible_to,
-        event.recorded_at,
-        event.prev_hash,
-        event.hash,
-        position,
-    )
+    return _replace(event, global_position=position)
+
+
+def _replace(event: StoredEvent, **changes: Any) -> StoredEvent:
+    return dataclasses.replace(event, **changes)
 
 
 EVENT_COLUMNS = (
-    "game_id, version, type, data, seat, visible_to, recorded_at, prev_hash, hash, global_position"
+    "game_id, version, type, data, seat, visible_to, recorded_at, prev_hash, hash,"
+    " global_position, nonce"
 )
 
 
 def event_from_row(row: tuple) -> StoredEvent:
     visible = None if row[5] is None else tuple(row[5])
-    return StoredEvent(row[0], row[1], row[2], row[3], row[4], visible, *row[6:10])
+    return StoredEvent(row[0], row[1], row[2], row[3], row[4], visible, *row[6:11])
 
 
 def read_stream(

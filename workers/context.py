@@ -11,6 +11,7 @@ from rq.serializers import JSONSerializer
 from events.db import make_pool
 from events.handler import Handler
 from events.settings import Settings, load_settings
+from events.signing import load_or_create_signer
 
 
 @cache
@@ -20,7 +21,8 @@ def settings() -> Settings:
 
 @cache
 def handler() -> Handler:
-    return Handler(make_pool(settings().database_url, max_size=4))
+    pool = make_pool(settings().database_url, max_size=4)
+    return Handler(pool, signer=load_or_create_signer(settings().audit_key_path))
 
 
 @cache

@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
-def settings(database_url: str, redis_url: str, queue_name: str) -> Settings:
+def settings(database_url: str, redis_url: str, queue_name: str, tmp_path_factory) -> Settings:
     return Settings(
+        audit_key_file=str(tmp_path_factory.mktemp("keys") / "audit-key.pem"),
         database_url=database_url,
         redis_url=redis_url,
         allow_fixed_deck=True,
@@ -56,6 +57,7 @@ def worker(settings: Settings) -> Iterator[subprocess.Popen]:
         "RQ_QUEUE": settings.queue_name,
         "SWEEP_AFTER_SECONDS": "2",
         "LOG_LEVEL": "WARNING",
+        "AUDIT_KEY_FILE": settings.audit_key_file,
     }
     process = subprocess.Popen([sys.executable, "-m", "workers"], cwd=ROOT, env=env)
     yield process

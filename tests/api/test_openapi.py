@@ -99,3 +99,18 @@ def test_the_create_body_has_one_shape_per_game_type_and_table_size_with_its_opt
         for players in range(game.min_players, game.max_players + 1)
     }
     assert documented == offered
+
+
+def test_the_spec_marks_every_event_type_of_every_game_with_its_origin() -> None:
+    from domain.origins import event_origin
+    from domain.table import TABLE_EVENTS
+
+    marked = load_spec()["components"]["schemas"]["Event"]["x-event-origins"]
+    assert set(marked) == set(GAME_TYPES)
+    for game_id, origins in marked.items():
+        game_type = GAME_TYPES[game_id]
+        names = set(TABLE_EVENTS) | set(game_type.events)
+        listed = [name for names_of_origin in origins.values() for name in names_of_origin]
+        assert sorted(listed) == sorted(names), game_id
+        for origin, of_origin in origins.items():
+            assert {event_origin(game_type, name) for name in of_origin} == {origin}

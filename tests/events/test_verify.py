@@ -1,93 +1,84 @@
-"""`python -m events.verify`: an export proves itself with no server and no database, and any
-change to it, down to one byte, is caught."""
+"""`python -m events.verify`: an export proves itself with no server and no database; any change
+to it, down to one byte, is caught, and so is a forgery whose chain was rehashed."""
 
 from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import sys
-import uuid
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from functools import cache
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.codec import canonical_json, to_json
 from domain.games import GAME_TYPES
-from domain.selfplay import play_out
-from events.export import full_export
-from events.hashchain import GENESIS, hash_event, hashed_fields
+from events.signing import HeadSigner
 from events.verify import verify, verify_bytes
+from tests.events.exports import SIGNER, export_of, lines_of, rechained, text_of
+from tests.events.forgeries import FORGERIES
 
 ROOT = Path(__file__).resolve().parents[2]
+KEY = json.dumps(SIGNER.public_description())
 
 
-@dataclass(frozen=True)
-class Chained:
-    """An event as the store keeps it (events/store.py StoredEvent), built here in memory."""
-
-    game_id: uuid.UUID
-    version: int
-    type: str
-    seat: int | None
-    data: dict
-    visible_to: tuple[int, ...] | None
-    recorded_at: datetime
-    prev_hash: str
-    hash: str
-
-
-@cache
-def export_of(game_type_id: str, seed: int = 3) -> str:
-    """A finished game of bots played by the domain, chained as the store chains it."""
-    game_type = GAME_TYPES[game_type_id]
-    level = "random" if "random" in game_type.bot_levels else game_type.bot_levels[0]
-    table, events = play_out(game_type, [level] * game_type.min_players, random.Random(seed))
-    game_id, moment, prev = uuid.UUID(int=seed), datetime(2026, 1, 1, tzinfo=UTC), GENESIS
-    chained = []
-    for version, event in enumerate(events, start=1):
-        at = moment + timedelta(milliseconds=version)
-        data = json.loads(canonical_json(to_json(event)))
-        kind, seat, visible = type(event).__name__, event.actor(), event.visible_to()
-        digest = hash_event(prev, hashed_fields(game_id, version, kind, seat, data, visible, at))
-        chained.append(Chained(game_id, version, kind, seat, data, visible, at, prev, digest))
-        prev = digest
-    return "".join(full_export(game_id, table, chained))
-
-
-def rechained(lines: list[dict], game_id: str) -> str:
-    """The lines with every hash recomputed, as a forger who rewrote history would."""
-    prev = GENESIS
-    for record in lines[1:]:
-        fields = {k: record[k] for k in ("version", "type", "seat", "data", "visible_to")}
-        fields |= {"game_id": game_id, "recorded_at": record["recorded_at"]}
-        record["prev_hash"], record["hash"] = prev, hash_event(prev, fields)
-        prev = record["hash"]
-    lines[0]["chain_head"] = prev
-    return "".join(canonical_json(line) + "\n" for line in lines)
-
-
-def checked(text: str) -> tuple[bool, list[str]]:
+def checked(text: str, **anchors) -> tuple[bool, list[str]]:
     said: list[str] = []
-    return verify(text, said.append), said
+    return verify(text, said.append, **anchors), said
 
 
 @pytest.mark.parametrize("game_type_id", sorted(GAME_TYPES))
-def test_a_finished_game_of_every_type_verifies_offline(game_type_id):
-    ok, said = checked(export_of(game_type_id))
+def test_a_finished_game_of_every_type_verifies_offline_with_the_servers_key(game_type_id):
+    ok, said = checked(export_of(game_type_id), key=KEY)
     assert ok, said
     assert [line.split(":")[0] for line in said] == [
         "ok   format",
         "ok   chain",
+        "ok   rules",
+        "ok   result",
+        "ok   signature",
         "ok   deals",
-        "ok   replay",
     ]
+
+
+@pytest.mark.parametrize("forgery", sorted(FORGERIES))
+@pytest.mark.parametrize("game_type_id", sorted(GAME_TYPES))
+def test_a_rehashed_forgery_fails_the_rules_at_its_version(game_type_id, forgery):
+    lines, version = FORGERIES[forgery](lines_of(export_of(game_type_id)))
+    ok, said = checked(rechained(lines), key=KEY)
+    assert not ok
+    assert "ok   chain" in " ".join(said), said  # the forger's chain holds...
+    assert any(s.startswith(f"FAIL rules: v{version}:") for s in said), said  # ...the rules don't
+    assert "FAIL signature: the head's signature does not verify with the given key" in said
+
+
+def test_a_forgery_signed_with_another_key_fails_the_signature():
+    lines, _ = FORGERIES["winner changed"](lines_of(export_of("trick_and_snipers")))
+    forged = rechained(lines, signer=HeadSigner(Ed25519PrivateKey.generate()))
+    ok, said = checked(forged, key=KEY)
+    assert not ok and any(s.startswith("FAIL signature") for s in said)
+
+
+def test_a_genuine_export_signed_with_another_key_fails_only_the_signature():
+    lines = lines_of(export_of("ouroboros_trick"))
+    ok, said = checked(rechained(lines, signer=HeadSigner(Ed25519PrivateKey.generate())), key=KEY)
+    assert not ok
+    assert [s.split(":")[0] for s in said if s.startswith("FAIL")] == ["FAIL signature"]
+
+
+def test_a_head_obtained_elsewhere_pins_the_export():
+    text = export_of("saint_poker")
+    head = lines_of(text)[0]["chain_head"]
+    assert checked(text, expect_head=head)[0]
+    ok, said = checked(text, expect_head="f" * 64)
+    assert not ok and any(s.startswith("FAIL head") for s in said)
+
+
+def test_without_a_key_the_verifier_says_nothing_anchors_the_chain():
+    ok, said = checked(export_of("trick_and_snipers"))
+    assert ok and any(s.startswith("skip signature") for s in said)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -96,51 +87,60 @@ def test_any_one_byte_altered_anywhere_is_detected(data):
     raw = bytearray(export_of("trick_and_snipers").encode("utf-8"))
     position = data.draw(st.integers(0, len(raw) - 1), label="position")
     raw[position] = data.draw(st.integers(0, 255).filter(lambda b: b != raw[position]))
-    assert not verify_bytes(bytes(raw), lambda _: None)
+    assert not verify_bytes(bytes(raw), lambda _: None, key=KEY)
 
 
 def test_an_altered_event_is_reported_at_the_version_where_the_chain_breaks():
-    lines = [json.loads(line) for line in export_of("trick_and_snipers").splitlines()]
+    lines = lines_of(export_of("trick_and_snipers"))
     played = next(r for r in lines[1:] if r["type"] == "CardPlayed" and r["version"] > 20)
     played["data"]["card"]["rank"] = played["data"]["card"]["rank"] % 10 + 1
-    ok, said = checked("".join(canonical_json(line) + "\n" for line in lines))
+    ok, said = checked(text_of(lines))
     assert not ok and f"FAIL chain: breaks at version {played['version']}" in said
 
 
 def test_a_deck_that_differs_from_its_commitment_fails_even_with_a_rebuilt_chain():
-    lines = [json.loads(line) for line in export_of("trick_and_snipers").splitlines()]
+    lines = lines_of(export_of("trick_and_snipers"))
     sealed = next(r for r in lines[1:] if r["type"] == "DeckSealed")
     deck = sealed["data"]["deck"]
     deck[0], deck[-1] = deck[-1], deck[0]
-    ok, said = checked(rechained(lines, lines[0]["game_id"]))
+    ok, said = checked(rechained(lines))
     assert not ok
     assert "ok   chain" in " ".join(said) and any(s.startswith("FAIL deals") for s in said)
 
 
-def test_a_rewritten_result_fails_the_replay():
-    lines = [json.loads(line) for line in export_of("trick_and_snipers").splitlines()]
-    result = lines[0]["result"]
-    result["winners"], result["losers"] = result["losers"], result["winners"]
-    ok, said = checked(rechained(lines, lines[0]["game_id"]))
-    assert not ok and any(s.startswith("FAIL replay") for s in said)
+def test_a_public_event_given_a_nonce_breaks_the_chain_format():
+    lines = lines_of(export_of("trick_and_snipers"))
+    public = next(r for r in lines[1:] if r["visible_to"] is None and r["version"] > 1)
+    public["nonce"] = "0" * 32
+    ok, said = checked(rechained(lines))
+    assert not ok and f"FAIL chain: breaks at version {public['version']}" in said
+
+
+def run_verify(*args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    return subprocess.run(
+        [sys.executable, "-m", "events.verify", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_the_command_line_needs_no_server_and_exits_non_zero_on_failure(tmp_path):
-    good, bad = tmp_path / "good.ndjson", tmp_path / "bad.ndjson"
+    good, bad, key = tmp_path / "good.ndjson", tmp_path / "bad.ndjson", tmp_path / "key.pem"
     text = export_of("trick_and_snipers")
     good.write_text(text, encoding="utf-8")
     bad.write_text(text.replace('"rank":', '"rank": ', 1), encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    runs = [
-        subprocess.run(
-            [sys.executable, "-m", "events.verify", str(path)],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        for path in (good, bad)
-    ]
-    assert runs[0].returncode == 0 and "VERIFIED" in runs[0].stdout
+    key.write_text(SIGNER.public_description()["public_key_pem"], encoding="ascii")
+    runs = [run_verify(str(path), "--key", str(key)) for path in (good, bad)]
+    assert runs[0].returncode == 0 and "VERIFIED" in runs[0].stdout, runs[0].stdout
+    assert "ok   signature" in runs[0].stdout
     assert runs[1].returncode == 1 and "NOT VERIFIED" in runs[1].stdout
+
+
+def test_the_command_line_has_a_real_help():
+    run = run_verify("--help")
+    assert run.returncode == 0
+    assert "--key" in run.stdout and "--expect-head" in run.stdout and "usage:" in run.stdout

@@ -4,9 +4,12 @@ game's stored stream."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from rq import SimpleWorker
@@ -14,6 +17,11 @@ from rq.serializers import JSONSerializer
 
 from domain import table as tables
 from workers import context
+
+
+def tmp_key_dir() -> Path:
+    return Path(tempfile.gettempdir()) / f"cardroom-test-keys-{os.getpid()}"
+
 
 _CACHED = (context.settings, context.handler, context.redis_connection)
 
@@ -26,6 +34,7 @@ def worker_context(
     monkeypatch.setenv("DATABASE_URL", database_url)
     monkeypatch.setenv("REDIS_URL", redis_url)
     monkeypatch.setenv("RQ_QUEUE", f"{queue_prefix}-{uuid.uuid4().hex[:8]}")
+    monkeypatch.setenv("AUDIT_KEY_FILE", str(tmp_key_dir() / "audit-key.pem"))
     for cached in _CACHED:
         cached.cache_clear()
     yield context

@@ -1,0 +1,60 @@
+"""The head-signing key: created once, whole, by whichever process starts first."""
+
+from __future__ import annotations
+
+import base64
+import json
+import multiprocessing
+import stat
+
+import pytest
+
+from events.signing import load_or_create_signer, public_key_from, signature_is_valid
+
+
+def _key_id(path: str) -> str:
+    return load_or_create_signer(path).key_id
+
+
+def test_a_missing_key_is_created_private_and_then_kept(tmp_path):
+    path = tmp_path / "keys" / "audit-key.pem"
+    first = load_or_create_signer(path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert load_or_create_signer(path).key_id == first.key_id
+
+
+def test_processes_starting_together_all_get_the_same_key(tmp_path):
+    path = str(tmp_path / "audit-key.pem")
+    with multiprocessing.get_context("fork").Pool(6) as pool:
+        ids = pool.map(_key_id, [path] * 24)
+    assert len(set(ids)) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["audit-key.pem"]
+
+
+def test_a_signature_verifies_only_with_the_signers_public_key_and_message(tmp_path):
+    signer = load_or_create_signer(tmp_path / "a.pem")
+    other = load_or_create_signer(tmp_path / "b.pem")
+    signature = signer.sign("g", 3, "ab" * 32)
+    described = signer.public_description()
+    for form in (described["public_key_pem"], described["public_key"], json.dumps(described)):
+        assert signature_is_valid(public_key_from(form), "g", 3, "ab" * 32, signature)
+    assert not signature_is_valid(signer.public_key, "g", 4, "ab" * 32, signature)
+    assert not signature_is_valid(other.public_key, "g", 3, "ab" * 32, signature)
+    assert not signature_is_valid(signer.public_key, "g", 3, "ab" * 32, "not base64!")
+
+
+def test_a_key_that_is_not_ed25519_is_refused():
+    with pytest.raises(ValueError):
+        public_key_from("bm90IGEga2V5")
+
+
+def test_a_signature_has_one_spelling_only(tmp_path):
+    """Base64 ignores the last character's spare bits: a variant spelling must not verify."""
+    signer = load_or_create_signer(tmp_path / "a.pem")
+    signature = signer.sign("g", 1, "cd" * 32)
+    last = signature.rstrip("=")[-1]
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    twin = alphabet[alphabet.index(last) ^ 1]  # differs only in the lowest (spare) bit
+    variant = signature.rstrip("=")[:-1] + twin + "=" * signature.count("=")
+    assert base64.b64decode(variant) == base64.b64decode(signature)
+    assert not signature_is_valid(signer.public_key, "g", 1, "cd" * 32, variant)
