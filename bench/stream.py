@@ -1,7 +1,7 @@
-"""Cardroom event-stream benchmark: delivery latency with many open streams, and audit replay.
+"""Cardroom event-stream benchmark: delivery latency with many open streams.
 
     .venv/bin/python bench/stream.py --start --streams 200
-    .venv/bin/python bench/stream.py --url http://127.0.0.1:8000 --database-url postgresql://...
+    .venv/bin/python bench/stream.py --url http://127.0.0.1:8000
 
 Scenario 1: --streams Server-Sent Event streams on --streams/4 four-human Trick & Snipers games
 (one stream per seat token), all opened first; then --drivers threads play those games round
@@ -9,22 +9,18 @@ robin through the API. Delivery latency = arrival on a stream - the event's `rec
 (stamped just before the commit, so it slightly overstates). The streams are read by one
 thread with non-blocking sockets (HTTP/1.0, so no chunked framing), not 200 client threads.
 Also reports the POST /actions latency while the streams are open.
-Scenario 2: the longest of --audit-games self-played games of each type is written to the
-store; GET /games/{id}/audit is timed (events folded per second, server-side and wall time).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import selectors
 import socket
 import sys
 import threading
 import time
-import uuid
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -43,11 +39,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--url", default="http://127.0.0.1:8000", help="the running service")
     p.add_argument("--start", action="store_true", help="start the service (embedded.run)")
-    p.add_argument("--database-url", default=os.environ.get("DATABASE_URL"))
     p.add_argument("--streams", type=int, default=200, help="open streams (4 per game)")
     p.add_argument("--drivers", type=int, default=4, help="threads playing the games")
     p.add_argument("--pace", type=float, default=0.0, help="pause after each action (s)")
-    p.add_argument("--audit-games", type=int, default=20, help="self-played games per type")
     p.add_argument("--seed", type=int, default=1)
     return p.parse_args(argv)
 
@@ -202,76 +196,19 @@ def scenario_streams(args: argparse.Namespace, url: str) -> dict:
     }
 
 
-# --- audit replay ----------------------------------------------------------------------------
-
-
-def longest_game(per_type: int, seed: int):
-    from domain.games import GAME_TYPES
-    from domain.selfplay import play_out
-
-    best = None
-    for game_type in GAME_TYPES.values():
-        levels = ["basic" if "basic" in game_type.bot_levels else game_type.bot_levels[0]]
-        for i in range(per_type):
-            rng = random.Random(f"{seed}:{game_type.id}:{i}")
-            table, events = play_out(game_type, levels * game_type.max_players, rng)
-            if best is None or len(events) > len(best[2]):
-                best = (game_type, table, events)
-    return best
-
-
-def scenario_audit(args: argparse.Namespace, url: str, database_url: str) -> dict:
-    import psycopg
-
-    from events import store
-    from events.handler import new_events
-
-    game_type, table, events = longest_game(args.audit_games, args.seed)
-    game_id = uuid.uuid4()
-    with psycopg.connect(database_url) as conn, conn.transaction():
-        store.create_stream(conn, game_id, game_type.id)
-        store.append(conn, game_id, 0, new_events(events))
-        store.set_stream_status(conn, game_id, table.status)
-    api, walls, reports = Api(url), [], []
-    for _ in range(10):
-        response, seconds = api.call("GET", f"/games/{game_id}/audit")
-        expect(response, 200)
-        walls.append(seconds)
-        reports.append(response.json())
-    report = reports[-1]
-    assert report["chain_ok"] and report["state_matches"] and report["deals_verified"]
-    replay = min(r["replay_seconds"] for r in reports)
-    return {
-        "audit_game_type": game_type.id,
-        "audit_events": report["events_verified"],
-        "audit_replay_events_per_s": report["events_verified"] / replay,
-        "audit_wall_p50_ms": ms(percentile(walls, 50)),
-        "audit_wall_events_per_s": report["events_verified"] / percentile(walls, 50),
-    }
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.start:
         with started_service() as service:
-            figures = run(args, service.url, service.database_url)
+            figures = scenario_streams(args, service.url)
     else:
-        figures = run(args, args.url, args.database_url)
+        figures = scenario_streams(args, args.url)
     for name, value in figures.items():
         print(f"{name:34} {value:.1f}" if isinstance(value, float) else f"{name:34} {value}")
     ok = figures["delivery_p95_ms"] < GOAL_P95_MS
     print(f"goal: delivery p95 < {GOAL_P95_MS:.0f} ms with {args.streams} streams open:"
           f" {'PASS' if ok else 'FAIL'}")  # fmt: skip
     return 0 if ok else 1
-
-
-def run(args: argparse.Namespace, url: str, database_url: str | None) -> dict:
-    figures = scenario_streams(args, url)
-    if database_url:
-        figures |= scenario_audit(args, url, database_url)
-    else:
-        print("no --database-url: audit replay skipped", file=sys.stderr)
-    return figures
 
 
 if __name__ == "__main__":
