@@ -31,6 +31,7 @@ GENESIS = "0" * 64
 CURRENT_FORMAT = 2
 FORMATS = (1, 2)
 NONCE = re.compile(r"[0-9a-f]{32}")
+RECORDED_AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z")  # the one spelling
 
 
 def canonical_bytes(value: Any) -> bytes:
@@ -104,7 +105,10 @@ def check_chain(
     prev = GENESIS
     for expected, record in enumerate(records, start=1):
         if (
-            record["version"] != expected
+            type(record["version"]) is not int
+            or record["version"] != expected
+            or not isinstance(record["recorded_at"], str)
+            or RECORDED_AT.fullmatch(record["recorded_at"]) is None
             or record["prev_hash"] != prev
             or not nonce_is_well_formed(chain_format, record)
             or event_hash(chain_format, game_id, prev, record) != record["hash"]

@@ -38,9 +38,24 @@ def _line(number: int, raw: str) -> dict[str, Any]:
         canonical = canonical_json(value)
     except (ValueError, UnicodeError, RecursionError) as error:
         raise Refused(f"line {number} is not JSON of an export: {error}") from None
-    if not isinstance(value, dict) or canonical != raw:
+    if not isinstance(value, dict) or canonical != raw or not _in_profile(value):
         raise Refused(f"line {number} is not a canonical JSON object")
     return value
+
+
+SAFE_INTEGER = 2**53 - 1
+
+
+def _in_profile(value: Any) -> bool:
+    """What RFC 8785 and our canonical JSON agree on: integers within ±(2**53 - 1), object keys
+    in ASCII (key order is then the same by code point and by UTF-16 unit)."""
+    if isinstance(value, dict):
+        return all(k.isascii() and _in_profile(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_in_profile(item) for item in value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return -SAFE_INTEGER <= value <= SAFE_INTEGER
+    return True
 
 
 def parse(text: str) -> Export:
@@ -62,5 +77,13 @@ def parse(text: str) -> Export:
             raise Refused(f"line {number} is not an event line")
     if legacy:
         head = {**head, "chain_format": 1, "head_signature": None, "key_id": None}
-        events = [{**event, "nonce": None} for event in events]
+        events = [{**event, "nonce": None, "recorded_at": _z(event)} for event in events]
     return Export(head, events)
+
+
+def _z(event: dict[str, Any]) -> Any:
+    """Format-1 exports spelled moments `+00:00`; the chain's one spelling ends with `Z`."""
+    spelled = event["recorded_at"]
+    if isinstance(spelled, str) and spelled.endswith("+00:00"):
+        return spelled.removesuffix("+00:00") + "Z"
+    return spelled

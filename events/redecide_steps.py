@@ -4,6 +4,7 @@ domain decides on it. Any trouble is a `Problem` naming the version it lies at."
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -15,6 +16,7 @@ from domain.origins import event_origin
 
 Record = dict[str, Any]
 T = TypeVar("T")
+SALT = re.compile(r"[0-9a-f]{32}")
 # What forged or malformed data makes the codec or the rules raise (besides a DomainError).
 UNREADABLE = (LookupError, TypeError, ValueError, AttributeError)
 
@@ -75,6 +77,9 @@ def _deal(table: tables.Table, records: Sequence[Record], i: int) -> Deal:
     if sealed is None:
         raise Problem(version_of(head), "the deal's DeckSealed is not in the log")
     deck, salt = read(sealed, lambda data: (from_json(DeckSealed, data).deck, data["salt"]))
+    if not isinstance(salt, str) or SALT.fullmatch(salt) is None:
+        # A shorter salt would let anyone test guesses of the deck against the commitment.
+        raise Problem(version_of(head), "the deal's salt is not 32 lowercase hex digits")
     leader = read(head, lambda data: data.get("first_leader"))
     fixed = tables.next_fixed_deck(table)  # the deal must be it: a different one won't match
     return Deal(deck if fixed is None else fixed, salt, 0 if leader is None else leader)

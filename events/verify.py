@@ -79,11 +79,14 @@ def _anchor(export: Export, say: Say, key: str | bytes | None, expect_head: str 
     head = export.header
     ok = True
     if expect_head is not None:
-        if expect_head.lower() != head["chain_head"]:
-            say(f"FAIL head: the export's head is {head['chain_head']}, expected {expect_head}")
+        version, _, wanted = expect_head.lower().rpartition(":")
+        at = int(version) if version.isdigit() else len(export.events)
+        found = export.events[at - 1]["hash"] if 0 < at <= len(export.events) else None
+        if found != wanted:
+            say(f"FAIL head: the export's hash at version {at} is {found}, expected {wanted}")
             ok = False
         else:
-            say("ok   head: the same as the head given with --expect-head")
+            say(f"ok   head: the hash at version {at} is the one given with --expect-head")
     if key is None:
         if expect_head is None:
             say("skip signature: no --key given, so nothing anchors this chain (docs/audit.md)")
@@ -150,7 +153,10 @@ def arguments() -> argparse.ArgumentParser:
         " or the URL of GET /audit-key; checks the head's signature",
     )
     parser.add_argument(
-        "--expect-head", metavar="HEX", help="a chain head obtained elsewhere (e.g. /audit)"
+        "--expect-head",
+        metavar="[VERSION:]HEX",
+        help="a head obtained elsewhere (e.g. from /audit): the final one, or the hash at"
+        " VERSION when pinned mid-game; the chain must lead from it",
     )
     return parser
 

@@ -419,3 +419,10 @@ def test_a_table_with_a_seat_of_no_known_kind_is_against_the_rules():
     records[0]["data"]["seats"][1]["kind"] = "botx"
     checked = redecide(records)
     assert not checked.ok and checked.first_bad_version == 1
+
+
+def test_a_deal_whose_salt_is_short_enough_to_guess_is_a_problem_at_the_deal():
+    records, _ = game_log("trick_and_snipers")
+    records[index_of(records, "DeckSealed")]["data"]["salt"] = "ab"
+    check = redecide(records)
+    assert not check.ok and check.first_bad_version == 2 and "salt" in check.problem

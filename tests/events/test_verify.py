@@ -144,3 +144,11 @@ def test_the_command_line_has_a_real_help():
     run = run_verify("--help")
     assert run.returncode == 0
     assert "--key" in run.stdout and "--expect-head" in run.stdout and "usage:" in run.stdout
+
+
+def test_a_head_pinned_mid_game_pins_the_export_up_to_it():
+    text = export_of("trick_and_snipers")
+    tenth = lines_of(text)[10]
+    assert checked(text, expect_head=f"10:{tenth['hash']}")[0]
+    ok, said = checked(text, expect_head=f"11:{tenth['hash']}")
+    assert not ok and any(s.startswith("FAIL head: the export's hash at version 11") for s in said)
