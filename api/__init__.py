@@ -12,10 +12,8 @@ from api.json_provider import SafeJSONProvider
 from api.problems import register_error_handlers
 from api.request_log import install_request_log
 from api.services import Services
-from events.db import make_pool
-from events.handler import Handler
+from events.bootstrap import bootstrap
 from events.settings import LOG_FORMAT, Settings, load_settings
-from events.signing import load_or_create_signer
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -29,13 +27,13 @@ def create_app(settings: Settings | None = None) -> Flask:
     logging.basicConfig(level=settings.log_level, format=LOG_FORMAT)
     app = CardroomFlask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
-    pool = make_pool(settings.database_url, settings.db_pool_size)
-    signer = load_or_create_signer(settings.audit_key_path)
+    cardroom = bootstrap(settings)
     app.extensions["cardroom"] = Services(
         settings=settings,
-        pool=pool,
-        handler=Handler(pool, signer=signer),
-        signer=signer,
+        pool=cardroom.pool,
+        commands=cardroom.commands,
+        queries=cardroom.queries,
+        signer=cardroom.signer,
         redis=redis.Redis.from_url(settings.redis_url, socket_timeout=2),
     )
     for blueprint in (games.bp, game_types.bp, health.bp, docs.bp):

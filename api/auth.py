@@ -29,8 +29,7 @@ def caller_seat(game_id: UUID, token: str | None) -> int | None:
         return None
     seat = None
     if len(token) <= MAX_TOKEN_LENGTH:
-        svc = services()
-        seat = svc.handler.tokens.seat_for(svc.pool, game_id, token)
+        seat = services().queries.seat_for(game_id, token)
     if seat is None:
         raise Problem("unauthorized", "this token is not valid for this game")
     return seat

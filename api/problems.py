@@ -11,8 +11,7 @@ from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from domain.decider import DomainError
-from events.handler import VersionConflict
-from events.repository import GameNotFound
+from events.errors import ActionRefused, ApplicationError, GameNotFound, VersionConflict
 
 log = logging.getLogger("cardroom.api")
 
@@ -80,14 +79,20 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(DomainError)
     def _domain(error: DomainError):
-        extra = {}
-        if isinstance(error, VersionConflict):
-            extra["current_version"] = error.current_version
-        return problem_response(STATUS_OF_CODE[error.code], error.code, error.message, **extra)
+        return problem_response(STATUS_OF_CODE[error.code], error.code, error.message)
 
     @app.errorhandler(GameNotFound)
     def _missing(error: GameNotFound):
         return problem_response(404, "not-found", "no such game")
+
+    @app.errorhandler(ApplicationError)
+    def _application(error: ApplicationError):
+        extra: dict = {}
+        if isinstance(error, VersionConflict):
+            extra["current_version"] = error.current_version
+        if isinstance(error, ActionRefused):
+            extra["legal_actions"] = error.legal_actions
+        return problem_response(STATUS_OF_CODE[error.code], error.code, error.message, **extra)
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException):

@@ -44,7 +44,7 @@ def game_uuid(raw: str) -> UUID:
         raise Problem("not-found", "no such game") from None
 
 
-def idempotent_request(scope: str, sealed: bool = False) -> IdempotentRequest | None:
+def idempotent_request(scope: str) -> IdempotentRequest | None:
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
@@ -58,4 +58,4 @@ def idempotent_request(scope: str, sealed: bool = False) -> IdempotentRequest | 
     # Bytes, so that no text (lone surrogates included) can fail to encode.
     parts = (request.method, request.path, body)
     fingerprint = request_hash(*(part.encode("utf-8", "surrogatepass") for part in parts))
-    return IdempotentRequest(scope, key, fingerprint, sealed)
+    return IdempotentRequest(scope, key, fingerprint)

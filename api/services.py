@@ -1,4 +1,5 @@
-"""What the app holds for its requests: settings, the database pool, the handler, Redis."""
+"""What the app holds for its requests: the composition root's parts (events/bootstrap.py)
+and Redis."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from events.handler import Handler
+from events.commands import Commands
+from events.queries import Queries
 from events.settings import Settings
 from events.signing import HeadSigner
 
@@ -14,10 +16,11 @@ from events.signing import HeadSigner
 @dataclass
 class Services:
     settings: Settings
-    pool: object
-    handler: Handler
-    redis: object
+    pool: object  # for health checks and the stream hub's own needs only
+    commands: Commands
+    queries: Queries
     signer: HeadSigner
+    redis: object
 
 
 def services() -> Services:

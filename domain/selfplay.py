@@ -10,12 +10,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from domain import policy
 from domain import table as tables
-from domain.actions import command_from_action
 from domain.cards import Card
-from domain.decider import Automatic, Deal, Event
+from domain.decider import Event
 from domain.game_type import GameType, Rng
-from domain.table_view import view_table
 
 MAX_STEPS = 200_000  # far beyond any real game: a guard against a game that never ends
 
@@ -51,24 +50,21 @@ def bot_table(
     return table, [created, *rest]
 
 
-def shuffled_deal(table: tables.Table, cards: tuple[Card, ...], rng: Rng) -> Deal:
-    fixed = tables.next_fixed_deck(table)
-    deck = tuple(fixed) if fixed is not None else tuple(rng.sample(cards, len(cards)))
-    salt = f"{rng.randint(0, 2**128 - 1):032x}"
-    return Deal(deck=deck, salt=salt, first_leader=rng.randint(0, len(table.seats) - 1))
-
-
 def next_decision(table: tables.Table, rng: Rng) -> tuple[int | None, list[Event]]:
-    """What happens next at a table of bots: a deal, automatic work, or one bot's action."""
-    game_type = table.game_type
-    if (cards := tables.pending_deal(table)) is not None:
-        return None, tables.decide(table, shuffled_deal(table, cards, rng))
-    if kind := game_type.automatic(table.game):
-        return None, tables.decide(table, Automatic(kind))
-    seat = rng.choice(game_type.to_act(table.game))
-    view = view_table(table, seat)  # a bot decides from its own seat's view only
-    action = game_type.bots[table.seats[seat].level](view, rng)
-    return seat, tables.decide(table, command_from_action(game_type, seat, action))
+    """What happens next at a table of bots (domain/policy.py): a deal, automatic work, or one
+    bot's action, chosen at random among the seats the game waits for."""
+    next_up = policy.due(table)
+    if isinstance(next_up, policy.DealDue):
+        return None, tables.decide(table, policy.deal(table, rng))
+    if isinstance(next_up, policy.AutomaticDue):
+        return None, policy.automatic_work(table, next_up.kind)
+    if next_up is None:
+        raise NeverEnded(f"{table.game_type.id} waits for nothing, yet it is not over")
+    seat = rng.choice(next_up.seats)
+    move = policy.bot_move(table, seat, rng)
+    if move.failure is not None:  # a bot bug must fail simulations and tests loudly
+        raise move.failure
+    return seat, move.events
 
 
 def steps(table: tables.Table, rng: Rng) -> Iterator[Step]:

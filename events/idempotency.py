@@ -9,29 +9,15 @@ the first holds a transaction-scoped advisory lock on the key until it commits o
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 import psycopg
 from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
+from events.idempotent_requests import Claim, ClaimKind
+
 KEEP_HOURS = 24
-
-
-class ClaimKind(StrEnum):
-    NEW = "new"  # yours: do the work, then complete() in the same transaction
-    REPLAY = "replay"  # done before: answer status_code/response again
-    IN_PROGRESS = "in_progress"  # another request with this key is running now
-    REUSED = "reused"  # the key was used for a different request
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    kind: ClaimKind
-    status_code: int | None = None
-    response: Any = None
 
 
 def request_hash(*parts: str | bytes) -> str:
@@ -66,27 +52,25 @@ def claim(conn: psycopg.Connection, scope: str, key: str, request_hash: str) -> 
         return Claim(ClaimKind.IN_PROGRESS)
     # We hold the lock, so the row is committed and final (a new statement sees it).
     row = cur.execute(
-        "SELECT request_hash, status, status_code, response FROM idempotency"
-        " WHERE key_scope = %s AND key = %s",
+        "SELECT request_hash, status, response FROM idempotency WHERE key_scope = %s AND key = %s",
         (scope, key),
     ).fetchone()
     if row is None:  # purged between the two statements: rare, let the client retry
         return Claim(ClaimKind.IN_PROGRESS)
-    stored_hash, status, status_code, response = row
+    stored_hash, status, record = row
     if stored_hash != request_hash:
         return Claim(ClaimKind.REUSED)
     if status != "done":  # committed without complete(): treat as still running
         return Claim(ClaimKind.IN_PROGRESS)
-    return Claim(ClaimKind.REPLAY, status_code, response)
+    return Claim(ClaimKind.REPLAY, record)
 
 
-def complete(
-    conn: psycopg.Connection, scope: str, key: str, status_code: int, response: Any
-) -> None:
+def complete(conn: psycopg.Connection, scope: str, key: str, record: Any) -> None:
+    """Records what the request did, in the transaction that did it."""
     cur = conn.execute(
-        "UPDATE idempotency SET status = 'done', status_code = %s, response = %s"
+        "UPDATE idempotency SET status = 'done', response = %s"
         " WHERE key_scope = %s AND key = %s AND status = 'in_progress'",
-        (status_code, Jsonb(response), scope, key),
+        (Jsonb(record), scope, key),
     )
     if cur.rowcount != 1:
         raise LookupError(f"no idempotency claim in progress for {scope}/{key}")

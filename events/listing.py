@@ -14,7 +14,7 @@ import psycopg
 from psycopg import sql
 from psycopg.rows import class_row
 
-from events.store_errors import StreamNotFound
+from events.errors import GameNotFound
 
 STATUSES = ("waiting", "active", "finished")
 
@@ -42,7 +42,7 @@ def set_stream_status(conn: psycopg.Connection, game_id: UUID, status: str) -> N
         (status, game_id),
     )
     if cur.rowcount == 0:
-        raise StreamNotFound(str(game_id))
+        raise GameNotFound(game_id)
 
 
 def list_streams(
@@ -53,7 +53,7 @@ def list_streams(
     limit: int = 50,
 ) -> list[StreamInfo]:
     """Newest first. Filters are composed, not `x IS NULL OR`, so the planner uses the indexes."""
-    where: list[sql.Composable] = [sql.SQL("archived_at IS NULL")]
+    where: list[sql.Composable] = [sql.SQL("TRUE")]
     params: list[Any] = []
     if status is not None:
         where.append(sql.SQL("status = %s"))

@@ -1,18 +1,62 @@
-"""The transactional outbox: work due after a commit (a bot's turn, scoring), written in the
-same transaction as the events, then handed to RQ by the relay
-with job id game_version_kind (deduplicated).
+"""The transactional outbox: work due after a commit (a bot's turn, automatic work such as
+scoring), written in the same transaction as the events, then handed to RQ by the relay with
+job id game_version_kind (deduplicated).
+
+Work is typed (`BotTurn`, `AutomaticWork`); its text form, the `kind` column, is written and
+read here only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
 import psycopg
 from psycopg.rows import class_row
-from psycopg.types.json import Jsonb
+
+from domain.policy import AutomaticDue, BotTurnsDue, Due
+
+OUTBOX_CHANNEL = "cardroom_outbox"
+
+
+BOT_PREFIX = "bot-"  # RQ job ids allow only letters, digits, '_' and '-'
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class AutomaticWork:
+    kind: str  # the game's name for it, e.g. "scoring"
+
+
+Work = BotTurn | AutomaticWork
+
+
+def encode(work: Work) -> str:
+    if isinstance(work, BotTurn):
+        return f"{BOT_PREFIX}{work.seat}"
+    if work.kind.startswith(BOT_PREFIX) or not work.kind.replace("_", "").isalnum():
+        raise ValueError(f"automatic work cannot be called {work.kind!r}")
+    return work.kind
+
+
+def decode(kind: str) -> Work:
+    if kind.startswith(BOT_PREFIX):
+        return BotTurn(int(kind.removeprefix(BOT_PREFIX)))
+    return AutomaticWork(kind)
+
+
+def work_due(next_up: Due) -> list[Work]:
+    """The work a table waits for that the workers do (a deal is made at once, never queued)."""
+    if isinstance(next_up, AutomaticDue):
+        return [AutomaticWork(next_up.kind)]
+    if isinstance(next_up, BotTurnsDue):
+        return [BotTurn(seat) for seat in next_up.seats]
+    return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,33 +65,34 @@ class OutboxItem:
     game_id: UUID
     version: int
     kind: str
-    payload: dict[str, Any] = field(hash=False)
     created_at: datetime
     enqueued_at: datetime | None
 
     @property
     def job_id(self) -> str:
-        # RQ job ids allow only letters, digits, '_' and '-'.
         return f"{self.game_id}_{self.version}_{self.kind}"
 
+    @property
+    def work(self) -> Work:
+        return decode(self.kind)
 
-_COLUMNS = "id, game_id, version, kind, payload, created_at, enqueued_at"
+
+_COLUMNS = "id, game_id, version, kind, created_at, enqueued_at"
 
 
-def add(
-    conn: psycopg.Connection,
-    game_id: UUID,
-    version: int,
-    kind: str,
-    payload: dict[str, Any] | None = None,
-) -> bool:
+def add(conn: psycopg.Connection, game_id: UUID, version: int, work: Work) -> bool:
     """Queues work for after this transaction commits; False if it was already queued."""
     cur = conn.execute(
-        "INSERT INTO outbox (game_id, version, kind, payload) VALUES (%s, %s, %s, %s)"
+        "INSERT INTO outbox (game_id, version, kind) VALUES (%s, %s, %s)"
         " ON CONFLICT (game_id, version, kind) DO NOTHING",
-        (game_id, version, kind, Jsonb(payload or {})),
+        (game_id, version, encode(work)),
     )
     return cur.rowcount == 1
+
+
+def notify_relay(conn: psycopg.Connection) -> None:
+    """Wakes the relay at commit (a hint: it polls anyway)."""
+    conn.execute("SELECT pg_notify(%s, '')", (OUTBOX_CHANNEL,))
 
 
 def claim_pending(conn: psycopg.Connection, limit: int = 100) -> list[OutboxItem]:
@@ -65,11 +110,11 @@ def mark_enqueued(conn: psycopg.Connection, ids: list[int]) -> None:
     conn.execute("UPDATE outbox SET enqueued_at = now() WHERE id = ANY(%s)", (ids,))
 
 
-def mark_done(conn: psycopg.Connection, game_id: UUID, version: int, kind: str) -> bool:
+def mark_done(conn: psycopg.Connection, game_id: UUID, version: int, work: Work) -> bool:
     cur = conn.execute(
         "UPDATE outbox SET done_at = now()"
         " WHERE game_id = %s AND version = %s AND kind = %s AND done_at IS NULL",
-        (game_id, version, kind),
+        (game_id, version, encode(work)),
     )
     return cur.rowcount == 1
 

@@ -20,6 +20,7 @@ from domain.decider import Event
 from domain.games import get_game_type
 from domain.table_snapshot import table_from_json, table_to_json
 from events import snapshots, store
+from events.errors import GameNotFound
 from events.store import StoredEvent
 
 SNAPSHOT_EVERY = 100  # events between two snapshots of a game
@@ -37,10 +38,6 @@ def _code_version() -> str:
 CODE_VERSION = _code_version()
 
 
-class GameNotFound(Exception):
-    pass
-
-
 def decode(game_type_id: str, stored: StoredEvent) -> Event:
     cls = tables.event_class(get_game_type(game_type_id), stored.type)
     return from_json(cls, stored.data)
@@ -54,7 +51,7 @@ def fold_events(table: tables.Table | None, stored_events: list[StoredEvent]) ->
             continue
         table = tables.evolve(table, decode(table.game_type.id, stored))
     if table is None:
-        raise GameNotFound("no events")
+        raise GameNotFound("(no events)")
     return table
 
 
@@ -91,7 +88,7 @@ class Repository:
             return table, version
         tail = store.read_stream(conn, game_id, after=version)
         if table is None and not tail:
-            raise GameNotFound(str(game_id))
+            raise GameNotFound(game_id)
         if tail:
             table = fold_events(table, tail)
             version = tail[-1].version

@@ -16,11 +16,12 @@ import os
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
 )
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from events.chain import canonical_bytes
 
@@ -49,6 +50,17 @@ class HeadSigner:
         self._key = private_key
         self.public_key = private_key.public_key()
         self.key_id = key_id(self.public_key)
+
+    def derived_secret(self, purpose: str) -> bytes:
+        """A 256-bit secret for another purpose (e.g. sealing replies), derived from this key by
+        HKDF, so the service keeps one secret file."""
+        raw = self._key.private_bytes(
+            serialization.Encoding.Raw,
+            serialization.PrivateFormat.Raw,
+            serialization.NoEncryption(),
+        )
+        hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=purpose.encode())
+        return hkdf.derive(raw)
 
     def sign(self, game_id: str, version: int, chain_head: str) -> str:
         signature = self._key.sign(head_message(game_id, version, chain_head))

@@ -6,30 +6,29 @@ Every function runs inside the caller's transaction (READ COMMITTED); the caller
 from __future__ import annotations
 
 import dataclasses
-import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import Any
 from uuid import UUID
 
 import psycopg
 from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
-from events.chain import GENESIS, event_hash, timestamp
+from events.chain import GENESIS
+from events.errors import GameExists, GameNotFound, VersionConflict
 from events.listing import StreamInfo, list_streams, set_stream_status
-from events.store_errors import StreamExists, StreamNotFound, VersionConflict
+from events.records import NewEvent, StoredEvent, StreamHead, chained_events
 
 __all__ = [
     "GENESIS",
     "NewEvent",
     "StreamHead",
     "StoredEvent",
-    "StreamExists",
+    "GameExists",
     "lock_stream",
     "StreamInfo",
-    "StreamNotFound",
+    "GameNotFound",
     "VersionConflict",
     "append",
     "create_stream",
@@ -40,47 +39,6 @@ __all__ = [
 ]
 
 NOTIFY_CHANNEL = "game_events"
-
-
-@dataclass(frozen=True, slots=True)
-class NewEvent:
-    type: str
-    data: dict[str, Any]
-    seat: int | None = None
-    visible_to: tuple[int, ...] | None = None  # None = public
-
-
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    game_id: UUID
-    version: int
-    type: str
-    data: dict[str, Any] = field(hash=False)
-    seat: int | None
-    visible_to: tuple[int, ...] | None
-    recorded_at: datetime
-    prev_hash: str
-    hash: str
-    global_position: int
-    nonce: str | None = None  # 128 random bits on every non-public event (events/chain.py)
-
-    def record(self) -> dict[str, Any]:
-        """The fields the chain covers, as an export spells them."""
-        return {
-            "version": self.version,
-            "type": self.type,
-            "seat": self.seat,
-            "visible_to": None if self.visible_to is None else list(self.visible_to),
-            "recorded_at": timestamp(self.recorded_at),
-            "data": self.data,
-            "nonce": self.nonce,
-        }
-
-
-class StreamHead(NamedTuple):
-    version: int
-    hash: str
-    chain_format: int
 
 
 Signer = Callable[[str, int, str], str]  # (game id, version, head) -> signature
@@ -96,7 +54,7 @@ def create_stream(
         (game_id, game_type, status),
     )
     if cur.rowcount == 0:
-        raise StreamExists(str(game_id))
+        raise GameExists(game_id)
 
 
 def lock_stream(conn: psycopg.Connection, game_id: UUID) -> StreamHead:
@@ -111,7 +69,7 @@ def lock_stream(conn: psycopg.Connection, game_id: UUID) -> StreamHead:
         .fetchone()
     )
     if row is None:
-        raise StreamNotFound(str(game_id))
+        raise GameNotFound(game_id)
     return StreamHead(*row)
 
 
@@ -120,32 +78,6 @@ def _lock_head(conn: psycopg.Connection, game_id: UUID, expected: int) -> Stream
     if head.version != expected:
         raise VersionConflict(game_id, expected, head.version)
     return head
-
-
-def _chain(
-    game_id: UUID, head: StreamHead, events: list[NewEvent], now: datetime
-) -> list[StoredEvent]:
-    chained: list[StoredEvent] = []
-    prev = head.hash
-    for version, event in enumerate(events, start=head.version + 1):
-        private = event.visible_to is not None and head.chain_format >= 2
-        stored = StoredEvent(
-            game_id,
-            version,
-            event.type,
-            event.data,
-            event.seat,
-            event.visible_to,
-            now,
-            prev,
-            "",
-            0,
-            secrets.token_hex(16) if private else None,
-        )
-        digest = event_hash(head.chain_format, str(game_id), prev, stored.record())
-        chained.append(_replace(stored, hash=digest))
-        prev = digest
-    return chained
 
 
 _ROW = "(%s, %s, %s, %s::smallint, %s, %s::smallint[], %s, %s, %s, %s)"
@@ -171,7 +103,7 @@ def append(
     locked_head: StreamHead | None = None,
     sign: Signer | None = None,
 ) -> list[StoredEvent]:
-    """Appends after `expected_version` or raises VersionConflict / StreamNotFound.
+    """Appends after `expected_version` or raises VersionConflict / GameNotFound.
 
     Two round trips: lock the stream row, then one statement that inserts the events, moves
     the head and queues the NOTIFY (delivered at commit). NOTIFY serializes commits on a
@@ -185,7 +117,7 @@ def append(
     head = locked_head if locked_head is not None else _lock_head(conn, game_id, expected_version)
     if head.version != expected_version:
         raise VersionConflict(game_id, expected_version, head.version)
-    chained = _chain(game_id, head, events, datetime.now(UTC))
+    chained = chained_events(game_id, head, events, datetime.now(UTC))
     params: list[Any] = []
     for e in chained:
         visible = None if e.visible_to is None else list(e.visible_to)
@@ -211,11 +143,7 @@ def append(
 
 
 def _with_position(event: StoredEvent, position: int) -> StoredEvent:
-    return _replace(event, global_position=position)
-
-
-def _replace(event: StoredEvent, **changes: Any) -> StoredEvent:
-    return dataclasses.replace(event, **changes)
+    return dataclasses.replace(event, global_position=position)
 
 
 EVENT_COLUMNS = (

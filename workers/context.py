@@ -8,10 +8,8 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from events.db import make_pool
-from events.handler import Handler
+from events.bootstrap import Cardroom, bootstrap
 from events.settings import Settings, load_settings
-from events.signing import load_or_create_signer
 
 
 @cache
@@ -20,9 +18,8 @@ def settings() -> Settings:
 
 
 @cache
-def handler() -> Handler:
-    pool = make_pool(settings().database_url, max_size=4)
-    return Handler(pool, signer=load_or_create_signer(settings().audit_key_path))
+def cardroom() -> Cardroom:
+    return bootstrap(settings(), pool_size=4)
 
 
 @cache

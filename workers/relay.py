@@ -10,28 +10,21 @@ import threading
 import psycopg
 
 from events import idempotency, outbox
-from events.handler import OUTBOX_CHANNEL
-from events.outbox import OutboxItem
+from events.outbox import OUTBOX_CHANNEL, OutboxItem
 from workers import context
-from workers.jobs import run_automatic, run_bot_turn
+from workers.jobs import run_work
 
 log = logging.getLogger("cardroom.relay")
 BATCH = 100
 PURGE_EVERY_SWEEPS = 300  # about every ten minutes
 
 
-def job_for(row: OutboxItem) -> tuple:
-    """The job function and its arguments (ids only) for an outbox row."""
-    if row.kind.startswith("bot-"):
-        return run_bot_turn, (str(row.game_id), row.version, int(row.kind.removeprefix("bot-")))
-    return run_automatic, (str(row.game_id), row.version, row.kind)
-
-
 def enqueue(row: OutboxItem) -> None:
-    function, args = job_for(row)
     context.queue().enqueue(
-        function,
-        *args,
+        run_work,
+        str(row.game_id),
+        row.version,
+        row.kind,
         job_id=row.job_id,
         result_ttl=300,
         failure_ttl=86400,
@@ -39,7 +32,7 @@ def enqueue(row: OutboxItem) -> None:
 
 
 def relay_pending() -> int:
-    with context.handler().pool.connection() as conn, conn.transaction():
+    with context.cardroom().pool.connection() as conn, conn.transaction():
         rows = outbox.claim_pending(conn, BATCH)
         for row in rows:
             enqueue(row)
@@ -48,7 +41,7 @@ def relay_pending() -> int:
 
 
 def sweep_stale(older_than_seconds: float) -> int:
-    with context.handler().pool.connection() as conn, conn.transaction():
+    with context.cardroom().pool.connection() as conn, conn.transaction():
         rows = outbox.stale(conn, older_than_seconds)
         for row in rows:
             log.warning("re-enqueueing stuck work %s", row.job_id)
@@ -72,7 +65,7 @@ def relay_forever(stop: threading.Event, poll_seconds: float = 1.0) -> None:
 
 def purge_old_records() -> tuple[int, int]:
     """Idempotency keys past their 24 hours and finished outbox rows past an hour."""
-    with context.handler().pool.connection() as conn, conn.transaction():
+    with context.cardroom().pool.connection() as conn, conn.transaction():
         keys = idempotency.purge_expired(conn)
         done = outbox.purge_done(conn, older_than_seconds=3600)
     return keys, done

@@ -11,10 +11,9 @@ from api.games import bp
 from api.rendering import render_event
 from api.requests import game_uuid
 from api.services import services
-from events.audit_reads import read_game_log
 from events.audit_report import anchor, audit_report, held_state
+from events.errors import GameNotFound
 from events.export import MEDIA_TYPE, full_export, viewer_export
-from events.repository import GameNotFound
 
 
 @bp.get("/audit-key")
@@ -27,8 +26,7 @@ def audit(game_id: str):
     game = game_uuid(game_id)
     token = bearer_token()
     svc = services()
-    with svc.pool.connection() as conn:
-        log = read_game_log(conn, game)
+    log = svc.queries.log(game)
     caller_seat(game, token)  # a wrong token is 401, as everywhere
     return jsonify(audit_report(str(game), log, svc.signer.public_key))
 
@@ -38,12 +36,11 @@ def export(game_id: str):
     game = game_uuid(game_id)
     token = bearer_token()
     svc = services()
-    with svc.pool.connection() as conn:
-        log = read_game_log(conn, game, with_snapshot=True)
+    log = svc.queries.log(game)
     seat = caller_seat(game, token)
     table = held_state(str(game), log)
     if table is None:
-        raise GameNotFound(str(game))  # a log the rules cannot read: only /audit reports it
+        raise GameNotFound(game)  # a log the rules cannot read: only /audit reports it
     if table.status == "finished":
         published = anchor(str(game), log, svc.signer.public_key, finished=True)
         lines = full_export(game, table, log.events, published)

@@ -1,16 +1,42 @@
-"""What the games routes share."""
+"""What the games routes share: the answers to commands, first time or replayed."""
 
 from __future__ import annotations
 
 from flask import jsonify
 
-from events.handler import Outcome
+from api.rendering import render_event, render_game
+from api.services import services
+from events.commands import Committed, Replayed
 
 
-def reply(outcome: Outcome, headers: dict | None = None):
-    """The handler's response (the first one again, for an idempotent retry)."""
-    status, body = outcome.response
+def action_body(result: Committed | Replayed, seat: int) -> dict:
+    """`{"version", "events", "game"}` as the acting seat sees them; a replayed request gets
+    the same answer again, rendered from what it appended."""
+    if isinstance(result, Committed):
+        table, stored, events = result.table, result.stored, result.events
+    else:
+        queries = services().queries
+        table = queries.table_at(result.game_id, result.version)
+        stored = queries.events(result.game_id, result.before, result.version - result.before)
+        events = [None] * len(stored)
+    shown = [render_event(table, s, seat, e) for s, e in zip(stored, events, strict=True)]
+    game = render_game(result.game_id, result.version, table, seat)
+    return {"version": result.version, "events": shown, "game": game}
+
+
+def created_body(result: Committed | Replayed) -> dict:
+    """The new game as a spectator sees it, and each human seat's token."""
+    if isinstance(result, Committed):
+        table = result.table
+    else:
+        table = services().queries.table_at(result.game_id, result.version)
+    body = render_game(result.game_id, result.version, table, None)
+    body["tokens"] = [{"seat": seat, "token": token} for seat, token in result.tokens.items()]
+    return body
+
+
+def created(body: dict, headers: dict | None = None):
     response = jsonify(body)
-    response.status_code = status
+    response.status_code = 201
     response.headers.update(headers or {})
     return response

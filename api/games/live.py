@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from api.rendering import render_event
-from events import store
 from events.notifications import GameNotifier
-from events.repository import Repository
+from events.queries import Queries
 
 BATCH = 500  # events read at once; a longer backlog is sent in several reads
 RETRY_MS = 2000  # how soon an EventSource reconnects after the stream drops
@@ -40,9 +39,7 @@ def sse_comment(text: str) -> str:
     return f": {text}\n\n"
 
 
-def event_stream(
-    spec: StreamSpec, pool, repository: Repository, notifier: GameNotifier
-) -> Iterator[str]:
+def event_stream(spec: StreamSpec, queries: Queries, notifier: GameNotifier) -> Iterator[str]:
     """Yields SSE text: the events after `spec.after`, then each new one, until the game's final
     event has been sent (or `max_seconds` pass). Subscribes before the first read, so no commit
     can slip between that read and the wait."""
@@ -51,7 +48,7 @@ def event_stream(
         last, started = spec.after, time.monotonic()
         last_comment = started
         while True:
-            batch, more = _read(spec, pool, repository, last)
+            batch, more = _read(spec, queries, last)
             for event in batch:
                 yield sse_event(event)
                 last = event["version"]
@@ -69,14 +66,10 @@ def event_stream(
             subscription.wait(max(0.0, min(wait, last_comment + spec.heartbeat - now)))
 
 
-def _read(spec: StreamSpec, pool, repository: Repository, after: int):
+def _read(spec: StreamSpec, queries: Queries, after: int):
     """(events to send, more): `more` is True when events are already waiting, False when the
     stream should wait, None when the game is over and nothing is left to send."""
-    with pool.connection() as conn:
-        stored = store.read_stream(conn, spec.game_id, after=after, limit=BATCH)
-        # Read after the events, so the game is at least as new as they are: once it is over,
-        # every event is public (the same rule as GET /games/{id}/events).
-        table, version = repository.load(conn, spec.game_id)
+    stored, table, version = queries.events_then_game(spec.game_id, after, BATCH)
     events = [render_event(table, event, spec.viewer) for event in stored]
     last = stored[-1].version if stored else after
     if last < version:

@@ -62,8 +62,7 @@ def stream_events(game_id: str):
     game = game_uuid(game_id)
     token = bearer_token() or params.get("access_token") or None
     svc = services()
-    with svc.pool.connection() as conn:
-        svc.handler.repository.load(conn, game)  # 404 for an unknown game
+    svc.queries.game(game)  # 404 for an unknown game
     seat = caller_seat(game, token)
     hub = stream_hub()
     if not hub.slots.acquire(blocking=False):
@@ -76,7 +75,7 @@ def stream_events(game_id: str):
     spec = StreamSpec(
         game, seat, after, settings.stream_heartbeat_seconds, settings.stream_max_seconds
     )
-    body = event_stream(spec, svc.pool, svc.handler.repository, hub.notifier)
+    body = event_stream(spec, svc.queries, hub.notifier)
     response = Response(body, mimetype="text/event-stream")
     response.headers.update(
         {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Authorization"}

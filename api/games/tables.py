@@ -8,17 +8,15 @@ from flask import jsonify
 
 from api.cursors import decode_cursor, encode_cursor
 from api.games import bp
-from api.games.common import reply
+from api.games.common import created, created_body
 from api.problems import Problem
-from api.rendering import iso, render_game
+from api.rendering import iso
 from api.requests import game_uuid, idempotent_request, json_body, query
 from api.schemas.games import CreateGameSchema, DeckOptionsSchema, JoinSchema, ListGamesQuery
 from api.services import services
 from domain import table as tables
 from domain.cards import Card
 from domain.games import get_game_type
-from events import seat_tokens, store
-from events.handler import Outcome
 
 DECK_OPTIONS = ("deck", "decks")
 # Built once: a schema holds no per-request state, and building one per request costs time.
@@ -32,27 +30,13 @@ def create_game():
     game_type = get_game_type(data["type"])
     options, fixed_decks = _split_deck_options(data["options"])
     seats = tuple(tables.SeatInfo(s["kind"], s.get("name"), s.get("level")) for s in data["seats"])
-    tokens = {i: seat_tokens.new_token() for i, s in enumerate(seats) if s.kind == tables.HUMAN}
-    game_id = uuid.uuid4()
-
-    def save_tokens(conn, outcome: Outcome) -> None:
-        for seat, token in tokens.items():
-            seat_tokens.save(conn, game_id, seat, token)
-
-    def respond(outcome: Outcome) -> tuple[int, dict]:
-        body = render_game(game_id, outcome.version, outcome.table, None)
-        body["tokens"] = [{"seat": seat, "token": token} for seat, token in tokens.items()]
-        return 201, body
-
-    outcome = services().handler.create(
-        game_id,
+    result = services().commands.create(
+        uuid.uuid4(),
         game_type,
         tables.CreateTable(seats, options, fixed_decks),
-        idem=idempotent_request("create", sealed=True),
-        respond=respond,
-        extra=save_tokens,
+        idempotent_request("create"),
     )
-    return reply(outcome, {"Location": f"/games/{outcome.response[1]['id']}"})
+    return created(created_body(result), {"Location": f"/games/{result.game_id}"})
 
 
 def _split_deck_options(options: dict) -> tuple[dict, tuple[tuple[Card, ...], ...]]:
@@ -82,25 +66,17 @@ def _whole(value: object) -> object:
 def join_seat(game_id: str, seat: int):
     game = game_uuid(game_id)
     name = json_body(JOIN)["name"]
-    token = seat_tokens.new_token()
-
-    def save_token(conn, outcome: Outcome) -> None:
-        seat_tokens.save(conn, game, seat, token)
-
-    services().handler.execute(
-        game, lambda table: tables.decide(table, tables.JoinSeat(seat, name)), extra=save_token
-    )
-    return jsonify({"seat": seat, "token": token}), 201
+    joined = services().commands.join(game, seat, name)
+    return jsonify({"seat": seat, "token": joined.tokens[seat]}), 201
 
 
 @bp.get("/games")
 def list_games():
     params = query(LIST_QUERY)
     before = decode_cursor(params["cursor"]) if "cursor" in params else None
-    with services().pool.connection() as conn:
-        rows = store.list_streams(
-            conn, params.get("status"), params.get("type"), before, params["limit"] + 1
-        )
+    rows = services().queries.games(
+        params.get("status"), params.get("type"), before, params["limit"] + 1
+    )
     page = rows[: params["limit"]]
     next_cursor = encode_cursor(page[-1].cursor) if len(rows) > len(page) else None
     return jsonify({"games": [_summary(row) for row in page], "next_cursor": next_cursor})

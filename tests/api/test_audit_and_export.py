@@ -17,7 +17,7 @@ from domain.games import GAME_TYPES
 from domain.selfplay import play_out
 from events import store
 from events.chain import GENESIS, event_hash, timestamp
-from events.handler import new_events
+from events.records import new_events
 from events.signing import public_key_from, signature_is_valid
 from events.verify import verify
 from tests.api.play import auth, create_game, humans, tokens_of

@@ -9,12 +9,13 @@ import uuid
 import pytest
 
 from domain import table as tables
+from domain.codec import to_json
 from domain.games import get_game_type
 from tests.api.knowledge import cards_shown
 from tests.api.play import auth, create_game, humans, play_one, tokens_of, wait_for
 from tests.workers import in_process
 from tests.workers.in_process import count_of, loaded, run_jobs
-from workers.jobs import run_automatic
+from workers.jobs import run_work
 from workers.relay import relay_pending
 
 SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
@@ -180,26 +181,23 @@ def test_the_scoring_job_is_idempotent(worker_context):
     game_type = get_game_type("saint_poker")
     game_id = uuid.uuid4()
     seats = tuple(tables.SeatInfo(tables.HUMAN, name=f"p{i}") for i in range(2))
-    handler = worker_context.handler()
-    handler.create(game_id, game_type, tables.CreateTable(seats, {}))
+    commands = worker_context.cardroom().commands
+    commands.create(game_id, game_type, tables.CreateTable(seats, {}))
     for kind in ("commit_river_card", "reveal_cards"):
         for seat in range(2):
             table, _ = loaded(worker_context, game_id)
             hand = table.game.hands[seat]
-            command = game_type.commands[kind]
-            order = (
-                command(seat, hand[0]) if kind == "commit_river_card" else command(seat, hand[:2])
-            )
-            handler.execute(game_id, lambda t, order=order: tables.decide(t, order))
+            chosen = {"card": hand[0]} if kind == "commit_river_card" else {"cards": hand[:2]}
+            commands.act(game_id, seat, {"type": kind, **to_json(chosen)})
     table, version = loaded(worker_context, game_id)
     assert game_type.automatic(table.game) == "scoring"
 
-    assert run_automatic(str(game_id), version, "scoring") == "done"
+    assert run_work(str(game_id), version, "scoring") == "done"
     table, scored_version = loaded(worker_context, game_id)
     assert table.game.phase == "pickup" and scored_version == version + 1
 
-    assert run_automatic(str(game_id), version, "scoring") == "stale"  # the same job again
-    assert run_automatic(str(game_id), scored_version, "scoring") == "stale"  # nothing to score
+    assert run_work(str(game_id), version, "scoring") == "stale"  # the same job again
+    assert run_work(str(game_id), scored_version, "scoring") == "stale"  # nothing to score
     assert relay_pending() >= 0
     run_jobs(worker_context)  # whatever the relay queued for this game runs too, and adds nothing
     assert loaded(worker_context, game_id)[1] == scored_version

@@ -102,13 +102,14 @@ def bots_to_scoring(ctx) -> tuple[uuid.UUID, int]:
     """A table of bots played by running their turns' jobs here, up to the first scoring."""
     game_id = uuid.uuid4()
     seats = (tables.SeatInfo(tables.BOT, level="random"),) * 3
-    ctx.handler().create(game_id, get_game_type("st_patrick"), tables.CreateTable(seats, {}))
+    commands = ctx.cardroom().commands
+    commands.create(game_id, get_game_type("st_patrick"), tables.CreateTable(seats, {}))
     for _ in range(1000):
         table, version = loaded(ctx, game_id)
         if table.game_type.automatic(table.game):
             return game_id, version
         seat = table.game_type.to_act(table.game)[0]
-        assert jobs.run_bot_turn(str(game_id), version, seat) == "acted"
+        assert jobs.run_work(str(game_id), version, f"bot-{seat}") == "done"
     raise AssertionError("no round ended")
 
 
@@ -116,13 +117,13 @@ def test_the_scoring_job_appends_once_however_often_it_runs(worker_context):
     game_id, version = bots_to_scoring(worker_context)
     assert count_of(worker_context, game_id, "RoundScored") == 0
 
-    assert jobs.run_automatic(str(game_id), version, "scoring") == "done"
+    assert jobs.run_work(str(game_id), version, "scoring") == "done"
     after_first = loaded(worker_context, game_id)[1]
-    assert jobs.run_automatic(str(game_id), version, "scoring") == "stale"
+    assert jobs.run_work(str(game_id), version, "scoring") == "stale"
     # the same job queued twice (relay and sweeper), run by a real RQ worker
     queue = worker_context.queue()
     for _ in range(2):
-        queue.enqueue(jobs.run_automatic, str(game_id), version, "scoring")
+        queue.enqueue(jobs.run_work, str(game_id), version, "scoring")
     run_jobs(worker_context)
 
     table, current = loaded(worker_context, game_id)

@@ -1,4 +1,5 @@
-"""The command handler on real Postgres: concurrent commands, retries and expected versions."""
+"""The command service on real Postgres: concurrent commands, expected versions, a cache that
+another process made stale, and refusals that append nothing."""
 
 from __future__ import annotations
 
@@ -9,23 +10,26 @@ import pytest
 
 from domain import table as tables
 from domain.games import get_game_type
-from events.db import make_pool
-from events.handler import Handler, VersionConflict
+from events.bootstrap import Cardroom, bootstrap
+from events.errors import VersionConflict
+from events.settings import Settings
 
 GAME = get_game_type("trick_and_snipers")
 
 
 @pytest.fixture()
-def handler(database_url):
-    pool = make_pool(database_url, max_size=8)
-    yield Handler(pool)
-    pool.close()
+def cardroom(database_url, tmp_path):
+    built = bootstrap(
+        Settings(database_url=database_url, audit_key_file=str(tmp_path / "k.pem")), pool_size=8
+    )
+    yield built
+    built.close()
 
 
-def open_table(handler: Handler, seats: int = 5) -> uuid.UUID:
+def open_table(cardroom: Cardroom, seats: int = 5) -> uuid.UUID:
     game_id = uuid.uuid4()
     command = tables.CreateTable((tables.SeatInfo(tables.OPEN),) * seats, {})
-    handler.create(game_id, GAME, command)
+    cardroom.commands.create(game_id, GAME, command)
     return game_id
 
 
@@ -48,47 +52,56 @@ def run_together(functions) -> list:
     return results
 
 
-def join(handler: Handler, game_id: uuid.UUID, seat: int, expected: int | None = None):
-    def decision(table):
-        return tables.decide(table, tables.JoinSeat(seat, f"p{seat}"))
-
-    return lambda: handler.execute(game_id, decision, expected_version=expected)
+def join(cardroom: Cardroom, game_id: uuid.UUID, seat: int):
+    return lambda: cardroom.commands.join(game_id, seat, f"p{seat}")
 
 
-def test_concurrent_commands_without_expected_version_are_all_redecided_and_appended(handler):
-    game_id = open_table(handler)
-    results = run_together([join(handler, game_id, seat) for seat in range(5)])
+def pass_first_cards(cardroom: Cardroom, game_id: uuid.UUID, seat: int, expected: int):
+    table, _ = cardroom.queries.game(game_id)
+    template = table.game_type.legal_actions(table.game, seat)[0]
+    cards = template["cards"][: template["count"]]
+    action = {"type": "pass_cards", "cards": cards}
+    return lambda: cardroom.commands.act(game_id, seat, action, expected_version=expected)
+
+
+def test_concurrent_commands_without_expected_version_are_all_redecided_and_appended(cardroom):
+    game_id = open_table(cardroom)
+    results = run_together([join(cardroom, game_id, seat) for seat in range(5)])
     assert not [r for r in results if isinstance(r, Exception)]
-    with handler.pool.connection() as conn:
-        table, version = Handler(handler.pool).repository.load(conn, game_id)
+    table, version = cardroom.queries.game(game_id)
     assert table.is_full and table.started
     assert version == max(r.version for r in results)
 
 
-def test_concurrent_commands_at_the_same_expected_version_let_exactly_one_win(handler):
-    game_id = open_table(handler)
-    results = run_together([join(handler, game_id, seat, expected=1) for seat in range(5)])
+def test_concurrent_commands_at_the_same_expected_version_let_exactly_one_win(cardroom):
+    game_id = open_table(cardroom, seats=3)
+    for seat in range(3):
+        join(cardroom, game_id, seat)()
+    _, version = cardroom.queries.game(game_id)
+    passes = [pass_first_cards(cardroom, game_id, seat, version) for seat in range(3)]
+    results = run_together(passes)
     winners = [r for r in results if not isinstance(r, Exception)]
     conflicts = [r for r in results if isinstance(r, VersionConflict)]
-    assert len(winners) == 1 and len(conflicts) == 4
-    assert all(conflict.current_version == 2 for conflict in conflicts)
+    assert len(winners) == 1 and len(conflicts) == 2
+    assert all(conflict.current_version == version + 1 for conflict in conflicts)
 
 
-def test_a_handler_with_a_stale_cache_sees_what_another_process_appended(handler):
-    game_id = open_table(handler, seats=3)
-    other = Handler(handler.pool)  # another process: its own cache
-    with handler.pool.connection() as conn:
-        handler.repository.load(conn, game_id)
-    join(other, game_id, 0)()
-    outcome = join(handler, game_id, 1)()
-    assert outcome.version == 3
-    assert [seat.name for seat in outcome.table.seats] == ["p0", "p1", None]
+def test_a_service_with_a_stale_cache_sees_what_another_process_appended(cardroom, database_url):
+    game_id = open_table(cardroom, seats=3)
+    other = bootstrap(cardroom.settings, pool_size=2)  # another process: its own cache
+    try:
+        cardroom.queries.game(game_id)  # cached here at version 1
+        join(other, game_id, 0)()
+        committed = join(cardroom, game_id, 1)()
+    finally:
+        other.close()
+    assert committed.version == 3
+    assert [seat.name for seat in committed.table.seats] == ["p0", "p1", None]
 
 
-def test_a_refused_command_appends_nothing(handler):
-    game_id = open_table(handler, seats=3)
-    join(handler, game_id, 0)()
+def test_a_refused_command_appends_nothing(cardroom):
+    game_id = open_table(cardroom, seats=3)
+    join(cardroom, game_id, 0)()
     with pytest.raises(tables.SeatTaken):
-        join(handler, game_id, 0)()
-    with handler.pool.connection() as conn:
-        assert Handler(handler.pool).repository.load(conn, game_id)[1] == 2
+        join(cardroom, game_id, 0)()
+    assert cardroom.queries.game(game_id)[1] == 2

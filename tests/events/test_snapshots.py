@@ -10,43 +10,40 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from domain import table as tables
-from domain.actions import command_from_action
 from domain.games import get_game_type
 from domain.table_snapshot import table_from_json, table_to_json
 from domain.templates import action_from_template
 from events import repository as repositories
 from events import store
-from events.db import make_pool
-from events.handler import Handler
+from events.bootstrap import Cardroom, bootstrap
 from events.repository import Repository, fold_events
+from events.settings import Settings
 
 GAME = get_game_type("trick_and_snipers")
 
 
 @pytest.fixture()
-def handler(database_url, monkeypatch):
+def handler(database_url, monkeypatch, tmp_path):
     monkeypatch.setattr(repositories, "SNAPSHOT_EVERY", 10)
-    pool = make_pool(database_url, max_size=4)
-    yield Handler(pool)
-    pool.close()
+    settings = Settings(database_url=database_url, audit_key_file=str(tmp_path / "k.pem"))
+    built = bootstrap(settings, pool_size=4)
+    yield built
+    built.close()
 
 
-def played_game(handler: Handler, actions: int) -> uuid.UUID:
+def played_game(handler: Cardroom, actions: int) -> uuid.UUID:
     game_id, rng = uuid.uuid4(), random.Random(4)
     seats = (tables.SeatInfo(tables.HUMAN, "p"),) * 4
-    handler.create(game_id, GAME, tables.CreateTable(seats, {}))
+    handler.commands.create(game_id, GAME, tables.CreateTable(seats, {}))
     for _ in range(actions):
-        handler.execute(game_id, lambda table: first_legal_move(table, rng))
+        table, _ = handler.queries.game(game_id)
+        seat = GAME.to_act(table.game)[0]
+        action = action_from_template(GAME.legal_actions(table.game, seat)[0], rng)
+        handler.commands.act(game_id, seat, action)
     return game_id
 
 
-def first_legal_move(table: tables.Table, rng: random.Random) -> list:
-    seat = GAME.to_act(table.game)[0]
-    action = action_from_template(GAME.legal_actions(table.game, seat)[0], rng)
-    return tables.decide(table, command_from_action(GAME, seat, action))
-
-
-def stored_snapshot(handler: Handler, game_id: uuid.UUID):
+def stored_snapshot(handler: Cardroom, game_id: uuid.UUID):
     with handler.pool.connection() as conn:
         row = conn.execute(
             "SELECT version, state FROM snapshots WHERE game_id = %s", (game_id,)
@@ -54,17 +51,17 @@ def stored_snapshot(handler: Handler, game_id: uuid.UUID):
     return row["version"], row["state"]
 
 
-def full_fold(handler: Handler, game_id: uuid.UUID):
+def full_fold(handler: Cardroom, game_id: uuid.UUID):
     with handler.pool.connection() as conn:
         return fold_events(None, store.read_stream(conn, game_id))
 
 
-def rewrite_snapshot(handler: Handler, game_id: uuid.UUID, state: dict) -> None:
+def rewrite_snapshot(handler: Cardroom, game_id: uuid.UUID, state: dict) -> None:
     with handler.pool.connection() as conn:
         conn.execute("UPDATE snapshots SET state = %s WHERE game_id = %s", (Jsonb(state), game_id))
 
 
-def cold_load(handler: Handler, game_id: uuid.UUID):
+def cold_load(handler: Cardroom, game_id: uuid.UUID):
     with handler.pool.connection() as conn:
         return Repository().load(conn, game_id)
 

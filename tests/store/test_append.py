@@ -8,7 +8,7 @@ import psycopg
 import pytest
 
 from events import store
-from events.store import NewEvent, StreamExists, StreamNotFound, VersionConflict
+from events.store import GameExists, GameNotFound, NewEvent, VersionConflict
 from tests.store.helpers import events, new_game
 
 
@@ -48,14 +48,14 @@ def test_appending_at_a_stale_version_raises_version_conflict_with_the_current_v
 
 
 def test_appending_to_a_missing_stream_raises_stream_not_found(connect):
-    with pytest.raises(StreamNotFound):
+    with pytest.raises(GameNotFound):
         store.append(connect(), uuid4(), 0, events(1))
 
 
 def test_creating_a_stream_twice_raises_stream_exists_and_keeps_the_transaction_usable(connect):
     conn = connect()
     game = new_game(conn)
-    with pytest.raises(StreamExists):
+    with pytest.raises(GameExists):
         store.create_stream(conn, game, "hearts")
     assert store.stream_version(conn, game) == 0
 

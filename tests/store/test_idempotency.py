@@ -4,24 +4,24 @@ import threading
 import time
 
 from events import idempotency
-from events.idempotency import ClaimKind
+from events.idempotent_requests import ClaimKind
 
 SCOPE = "game:42"
 
 
-def test_a_first_claim_is_new_and_a_second_after_completion_replays_the_response(connect):
+def test_a_first_claim_is_new_and_a_second_after_completion_replays_the_record(connect):
     conn = connect()
     assert idempotency.claim(conn, SCOPE, "k1", "h").kind == ClaimKind.NEW
-    idempotency.complete(conn, SCOPE, "k1", 201, {"version": 3})
+    idempotency.complete(conn, SCOPE, "k1", {"version": 3})
     conn.commit()
     again = idempotency.claim(conn, SCOPE, "k1", "h")
-    assert (again.kind, again.status_code, again.response) == ("replay", 201, {"version": 3})
+    assert (again.kind, again.record) == ("replay", {"version": 3})
 
 
 def test_the_same_key_with_a_different_request_is_reused(connect):
     conn = connect()
     idempotency.claim(conn, SCOPE, "k2", "h")
-    idempotency.complete(conn, SCOPE, "k2", 200, {})
+    idempotency.complete(conn, SCOPE, "k2", {})
     conn.commit()
     assert idempotency.claim(conn, SCOPE, "k2", "other").kind == ClaimKind.REUSED
 
@@ -50,7 +50,7 @@ def test_concurrent_requests_with_the_same_key_get_exactly_one_new_claim(connect
         kinds.append(claim.kind)
         if claim.kind == ClaimKind.NEW:
             time.sleep(0.1)  # the work, while the others ask
-            idempotency.complete(conn, SCOPE, "k5", 200, {"ok": True})
+            idempotency.complete(conn, SCOPE, "k5", {"ok": True})
         conn.commit()
 
     threads = [threading.Thread(target=request) for _ in range(8)]
@@ -69,16 +69,16 @@ def test_a_claim_waits_for_nothing_while_another_transaction_holds_the_key(conne
     assert idempotency.claim(second, SCOPE, "k6", "h").kind == ClaimKind.IN_PROGRESS
     assert time.monotonic() - started < 0.5
     second.rollback()
-    idempotency.complete(first, SCOPE, "k6", 200, [1, 2])
+    idempotency.complete(first, SCOPE, "k6", [1, 2])
     first.commit()
-    assert idempotency.claim(second, SCOPE, "k6", "h").response == [1, 2]
+    assert idempotency.claim(second, SCOPE, "k6", "h").record == [1, 2]
 
 
 def test_purging_keeps_keys_for_at_least_a_day(connect):
     conn = connect()
     for key, age in (("old", "25 hours"), ("young", "23 hours")):
         idempotency.claim(conn, "purge", key, "h")
-        idempotency.complete(conn, "purge", key, 200, {})
+        idempotency.complete(conn, "purge", key, {})
         conn.execute(
             "UPDATE idempotency SET created_at = now() - %s::interval"
             " WHERE key_scope = 'purge' AND key = %s",

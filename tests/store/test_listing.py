@@ -32,7 +32,7 @@ def test_an_unknown_status_or_game_is_refused(connect):
     conn = connect()
     with pytest.raises(ValueError):
         store.set_stream_status(conn, uuid4(), "paused")
-    with pytest.raises(store.StreamNotFound):
+    with pytest.raises(store.GameNotFound):
         store.set_stream_status(conn, uuid4(), "finished")
 
 

@@ -23,7 +23,7 @@ def tmp_key_dir() -> Path:
     return Path(tempfile.gettempdir()) / f"cardroom-test-keys-{os.getpid()}"
 
 
-_CACHED = (context.settings, context.handler, context.redis_connection)
+_CACHED = (context.settings, context.cardroom, context.redis_connection)
 
 
 @contextmanager
@@ -39,7 +39,7 @@ def worker_context(
         cached.cache_clear()
     yield context
     context.queue().delete(delete_jobs=True)
-    context.handler().pool.close()
+    context.cardroom().close()
     for cached in _CACHED:
         cached.cache_clear()
 
@@ -53,13 +53,12 @@ def run_jobs(ctx) -> None:
 
 def loaded(ctx, game_id: uuid.UUID) -> tuple[tables.Table, int]:
     """The game's table as stored, and its version."""
-    with ctx.handler().pool.connection() as conn:
-        return ctx.handler().repository.load(conn, game_id)
+    return ctx.cardroom().queries.game(game_id)
 
 
 def count_of(ctx, game_id: uuid.UUID, event_type: str) -> int:
     """How many events of this type the game has stored."""
-    with ctx.handler().pool.connection() as conn:
+    with ctx.cardroom().pool.connection() as conn:
         row = conn.execute(
             "SELECT count(*) AS n FROM events WHERE game_id = %s AND type = %s",
             (game_id, event_type),

@@ -9,6 +9,9 @@ import pytest
 
 from domain import table as tables
 from domain.games import get_game_type
+from domain.table_view import view_table
+from domain.templates import action_from_template, random_bot
+from events.commands import bot_rng
 from tests.workers import in_process
 from tests.workers.in_process import loaded, run_jobs
 from workers.relay import relay_pending, sweep_stale
@@ -25,7 +28,8 @@ def worker_context(monkeypatch, private_database_url, redis_url):
 def bot_table(ctx) -> uuid.UUID:
     game_id = uuid.uuid4()
     seats = (tables.SeatInfo(tables.BOT, level="random"),) * 3
-    ctx.handler().create(game_id, get_game_type("trick_and_snipers"), tables.CreateTable(seats, {}))
+    commands = ctx.cardroom().commands
+    commands.create(game_id, get_game_type("trick_and_snipers"), tables.CreateTable(seats, {}))
     return game_id
 
 
@@ -33,12 +37,36 @@ def version_of(ctx, game_id: uuid.UUID) -> int:
     return loaded(ctx, game_id)[1]
 
 
-def test_the_relay_turns_outbox_rows_into_jobs_that_move_the_bots(worker_context):
+def drain(ctx, rounds: int = 10) -> None:
+    """Relays and runs work until the passing is over (each move queues the next turns)."""
+    for _ in range(rounds):
+        relay_pending()
+        run_jobs(ctx)
+
+
+def passes_made(ctx, game_id: uuid.UUID) -> dict[int, tuple[int, list]]:
+    """Each seat's CardsPassed: (its version, the cards)."""
+    stored = ctx.cardroom().queries.events(game_id)
+    return {e.seat: (e.version, e.data["cards"]) for e in stored if e.type == "CardsPassed"}
+
+
+def expected_pass(ctx, game_id: uuid.UUID, seat: int, version: int, bot) -> list:
+    """What `bot` passes for `seat` when its job runs with the game at `version - 1`: from that
+    seat's view, with the generator seeded by the turn."""
+    table = ctx.cardroom().queries.table_at(game_id, version - 1)
+    action = bot(view_table(table, seat), bot_rng(game_id, version - 1, seat))
+    return action["cards"]
+
+
+def test_the_relay_turns_outbox_rows_into_jobs_that_make_each_bots_own_move(worker_context):
     game_id = bot_table(worker_context)
-    before = version_of(worker_context, game_id)
     assert relay_pending() >= 3  # three bots must pass cards
     run_jobs(worker_context)
-    assert version_of(worker_context, game_id) > before
+    drain(worker_context)  # the turns each move queues again for the bots still to pass
+    passes = passes_made(worker_context, game_id)
+    assert sorted(passes) == [0, 1, 2]
+    for seat, (version, cards) in passes.items():
+        assert cards == expected_pass(worker_context, game_id, seat, version, random_bot)
 
 
 def test_the_sweeper_re_enqueues_work_that_redis_lost(worker_context):
@@ -59,7 +87,7 @@ def test_a_duplicated_job_acts_once(worker_context):
     relay_pending()
     sweep_stale(older_than_seconds=0)  # the same jobs again, as after a false alarm
     run_jobs(worker_context)
-    with worker_context.handler().pool.connection() as conn:
+    with worker_context.cardroom().pool.connection() as conn:
         passes = conn.execute(
             "SELECT seat, count(*) AS n FROM events WHERE game_id = %s AND type = 'CardsPassed'"
             " AND version > %s GROUP BY seat",
@@ -74,7 +102,7 @@ def test_old_idempotency_keys_and_finished_outbox_rows_are_purged(worker_context
     game_id = bot_table(worker_context)
     relay_pending()
     run_jobs(worker_context)
-    with worker_context.handler().pool.connection() as conn:
+    with worker_context.cardroom().pool.connection() as conn:
         conn.execute(
             "UPDATE outbox SET done_at = now() - interval '2 hours' WHERE game_id = %s"
             " AND done_at IS NOT NULL",
@@ -87,7 +115,7 @@ def test_old_idempotency_keys_and_finished_outbox_rows_are_purged(worker_context
         )
     keys, done = purge_old_records()
     assert keys == 1 and done >= 3
-    with worker_context.handler().pool.connection() as conn:
+    with worker_context.cardroom().pool.connection() as conn:
         left = conn.execute("SELECT key FROM idempotency").fetchall()
         pending = conn.execute(
             "SELECT count(*) AS n FROM outbox WHERE game_id = %s AND done_at IS NULL", (game_id,)
@@ -106,9 +134,13 @@ def test_a_failing_bot_falls_back_to_a_legal_move_instead_of_stalling_the_game(
     def broken_bot(view, rng):
         raise RuntimeError("a bug in a bot")
 
+    def first_legal(view, rng):
+        return action_from_template(view["you"]["legal_actions"][0], rng)
+
     monkeypatch.setitem(game_type.bots, "random", broken_bot)
     game_id = bot_table(worker_context)
-    before = version_of(worker_context, game_id)
-    relay_pending()
-    run_jobs(worker_context)
-    assert version_of(worker_context, game_id) > before
+    drain(worker_context)
+    passes = passes_made(worker_context, game_id)
+    assert sorted(passes) == [0, 1, 2]
+    for seat, (version, cards) in passes.items():
+        assert cards == expected_pass(worker_context, game_id, seat, version, first_legal)

@@ -1,0 +1,44 @@
+"""The composition root: builds the pool, the cache, the signing key, the unit of work, the
+command service and the queries, the same way for the API and the workers."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from functools import partial
+
+from events.commands import Commands
+from events.db import make_pool
+from events.postgres_unit_of_work import PostgresUnitOfWork
+from events.queries import Queries
+from events.repository import Repository
+from events.sealing import Sealer
+from events.seat_tokens import SeatTokens, new_token
+from events.settings import Settings
+from events.signing import HeadSigner, load_or_create_signer
+
+
+@dataclass
+class Cardroom:
+    settings: Settings
+    pool: object
+    commands: Commands
+    queries: Queries
+    signer: HeadSigner
+
+    def close(self) -> None:
+        self.pool.close()  # type: ignore[attr-defined]
+
+
+def bootstrap(settings: Settings, pool_size: int | None = None) -> Cardroom:
+    pool = make_pool(settings.database_url, pool_size or settings.db_pool_size)
+    signer = load_or_create_signer(settings.audit_key_path)
+    repository = Repository()
+    commands = Commands(
+        units=partial(PostgresUnitOfWork, pool, repository, signer),
+        sealer=Sealer(signer.derived_secret("cardroom/sealed-replies")),
+        deal_rng=secrets.SystemRandom(),
+        new_token=new_token,
+    )
+    queries = Queries(pool, repository, SeatTokens())
+    return Cardroom(settings, pool, commands, queries, signer)

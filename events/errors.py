@@ -1,0 +1,59 @@
+"""The application's errors: a command or a read that cannot be served, each with the stable
+code the API answers with. The rules' own refusals are `domain.decider.DomainError`s."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+from uuid import UUID
+
+
+class ApplicationError(Exception):
+    code: ClassVar[str]
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class GameNotFound(ApplicationError, LookupError):
+    code = "not-found"
+
+    def __init__(self, game_id: UUID | str) -> None:
+        super().__init__(f"no game {game_id}")
+
+
+class GameExists(ApplicationError):
+    code = "validation-error"
+
+    def __init__(self, game_id: UUID | str) -> None:
+        super().__init__(f"game {game_id} exists already")
+
+
+class VersionConflict(ApplicationError):
+    """Another writer appended first, or the client's expected version is not the game's."""
+
+    code = "version-conflict"
+
+    def __init__(self, game_id: UUID, expected_version: int, current_version: int) -> None:
+        super().__init__(f"the game is at version {current_version}")
+        self.game_id = game_id
+        self.expected_version = expected_version
+        self.current_version = current_version
+
+
+class RequestInProgress(ApplicationError):
+    code = "request-in-progress"
+
+
+class IdempotencyKeyReused(ApplicationError):
+    code = "idempotency-key-reused"
+
+
+class ActionRefused(ApplicationError):
+    """The rules refused a seat's action; `legal_actions` is what the seat may do instead."""
+
+    code = "illegal-action"
+
+    def __init__(self, message: str, legal_actions: list[dict]) -> None:
+        super().__init__(message)
+        self.legal_actions = legal_actions

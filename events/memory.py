@@ -1,0 +1,118 @@
+"""The unit of work on dictionaries: the same port as Postgres (events/unit_of_work.py), for fast
+tests of the command service's policy (what is due, idempotency, conflicts, refusals). One
+transaction at a time; leaving a block with an error puts everything back."""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Self
+from uuid import UUID
+
+from domain.decider import Event
+from domain.table import Table
+from events.chain import CURRENT_FORMAT, GENESIS
+from events.errors import GameExists, GameNotFound, VersionConflict
+from events.idempotent_requests import Claim, ClaimKind
+from events.outbox import Work
+from events.records import StoredEvent, StreamHead, chained_events, new_events
+
+
+@dataclass
+class MemoryState:
+    heads: dict[UUID, StreamHead] = field(default_factory=dict)
+    events: dict[UUID, list[StoredEvent]] = field(default_factory=dict)
+    tables: dict[UUID, Table] = field(default_factory=dict)
+    requests: dict[tuple[str, str], tuple[str, dict | None]] = field(default_factory=dict)
+    work: dict[tuple[UUID, int, Work], bool] = field(default_factory=dict)  # -> done
+    tokens: dict[tuple[UUID, int], str] = field(default_factory=dict)
+
+
+class MemoryStore:
+    def __init__(self, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.state = MemoryState()
+        self.clock = clock
+        self.lock = threading.Lock()
+
+    def unit_of_work(self) -> MemoryUnitOfWork:
+        return MemoryUnitOfWork(self)
+
+    def pending_work(self, game_id: UUID) -> list[tuple[int, Work]]:
+        return [(v, w) for (g, v, w), done in self.state.work.items() if g == game_id and not done]
+
+
+class MemoryUnitOfWork:
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
+
+    def __enter__(self) -> Self:
+        self._store.lock.acquire()
+        self._before = copy.copy(self._store.state)
+        self.s = self._store.state
+        for name in vars(self.s):
+            setattr(self.s, name, copy.copy(getattr(self.s, name)))
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if kind is not None:
+            self._store.state = self._before  # rolled back
+        self._store.lock.release()
+
+    def claim(self, scope: str, key_id: str, request_hash: str) -> Claim:
+        found = self.s.requests.get((scope, key_id))
+        if found is None:
+            self.s.requests[(scope, key_id)] = (request_hash, None)
+            return Claim(ClaimKind.NEW)
+        if found[0] != request_hash:
+            return Claim(ClaimKind.REUSED)
+        return Claim(ClaimKind.REPLAY, found[1])
+
+    def complete(self, scope: str, key_id: str, record: dict) -> None:
+        request_hash, _ = self.s.requests[(scope, key_id)]
+        self.s.requests[(scope, key_id)] = (request_hash, record)
+
+    def create_stream(self, game_id: UUID, game_type: str) -> StreamHead:
+        if game_id in self.s.heads:
+            raise GameExists(game_id)
+        self.s.heads[game_id] = StreamHead(0, GENESIS, CURRENT_FORMAT)
+        self.s.events[game_id] = []
+        return self.s.heads[game_id]
+
+    def lock(self, game_id: UUID) -> StreamHead:
+        if game_id not in self.s.heads:
+            raise GameNotFound(game_id)
+        return self.s.heads[game_id]
+
+    def load(self, game_id: UUID, head: StreamHead) -> Table:
+        return self.s.tables[game_id]
+
+    def append(
+        self, game_id: UUID, head: StreamHead, events: Sequence[Event], table: Table
+    ) -> list[StoredEvent]:
+        if self.s.heads[game_id] != head:
+            raise VersionConflict(game_id, head.version, self.s.heads[game_id].version)
+        stored = chained_events(game_id, head, new_events(events), self._store.clock())
+        self.s.events[game_id] = [*self.s.events[game_id], *stored]
+        self.s.heads[game_id] = StreamHead(stored[-1].version, stored[-1].hash, head.chain_format)
+        self.s.tables[game_id] = table
+        return stored
+
+    def add_work(self, game_id: UUID, version: int, work: Sequence[Work]) -> None:
+        for item in work:
+            self.s.work.setdefault((game_id, version, item), False)
+
+    def work_done(self, game_id: UUID, version: int, work: Work) -> None:
+        if (game_id, version, work) in self.s.work:
+            self.s.work[(game_id, version, work)] = True
+
+    def save_token(self, game_id: UUID, seat: int, token: str) -> None:
+        self.s.tokens[(game_id, seat)] = token

@@ -1,0 +1,73 @@
+"""The read side: games as callers see them, event pages, replays, lists, logs for audits and
+exports, and who a token is. Reads never lock and never write; they share the write side's
+cache of folded tables (events/repository.py), which only ever holds committed states."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+from domain.table import Table
+from events import store
+from events.audit_reads import GameLog, read_game_log
+from events.errors import GameNotFound
+from events.listing import StreamInfo
+from events.records import StoredEvent
+from events.repository import Repository, fold_events
+from events.seat_tokens import SeatTokens
+
+
+class Queries:
+    def __init__(self, pool, repository: Repository, tokens: SeatTokens) -> None:
+        self._pool = pool
+        self._repository = repository
+        self._tokens = tokens
+
+    def game(self, game_id: UUID) -> tuple[Table, int]:
+        """The table at its latest version (GameNotFound if there is no such game)."""
+        with self._pool.connection() as conn:
+            return self._repository.load(conn, game_id)
+
+    def events(self, game_id: UUID, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        with self._pool.connection() as conn:
+            return store.read_stream(conn, game_id, after=after, limit=limit)
+
+    def events_then_game(
+        self, game_id: UUID, after: int, limit: int
+    ) -> tuple[list[StoredEvent], Table, int]:
+        """Events after `after`, then the game: read in that order, the game is at least as new
+        as the events (once it is over every event is public)."""
+        with self._pool.connection() as conn:
+            stored = store.read_stream(conn, game_id, after=after, limit=limit)
+            table, version = self._repository.load(conn, game_id)
+        return stored, table, version
+
+    def table_at(self, game_id: UUID, version: int) -> Table:
+        """The table as it stood after event `version` (folded from the start)."""
+        stored = self.events(game_id, after=0, limit=version)
+        if len(stored) < version:
+            raise GameNotFound(game_id)
+        return fold_events(None, stored)
+
+    def games(
+        self,
+        status: str | None,
+        game_type: str | None,
+        before: tuple[datetime, UUID] | None,
+        limit: int,
+    ) -> list[StreamInfo]:
+        with self._pool.connection() as conn:
+            return store.list_streams(conn, status, game_type, before, limit)
+
+    def log(self, game_id: UUID) -> GameLog:
+        """Everything an audit or an export reads, as of one moment."""
+        with self._pool.connection() as conn:
+            return read_game_log(conn, game_id)
+
+    def exists(self, game_id: UUID) -> bool:
+        with self._pool.connection() as conn:
+            return store.stream_version(conn, game_id) is not None
+
+    def seat_for(self, game_id: UUID, token: str) -> int | None:
+        """The seat a token acts for at this game, None if it acts for none."""
+        return self._tokens.seat_for(self._pool, game_id, token)

@@ -1,0 +1,68 @@
+"""The unit of work: one transaction in which a command locks its game, reads it and writes
+everything it causes (events, outbox work, seat tokens, the idempotency record). All of it
+commits together, or none of it does.
+
+`UnitOfWork` is the port the command service (events/commands.py) is written against; Postgres
+implements it for the service (events/postgres_unit_of_work.py) and a dictionary for fast tests
+(events/memory.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Protocol, Self
+from uuid import UUID
+
+from domain.decider import Event
+from domain.table import Table
+from events.idempotent_requests import Claim
+from events.outbox import Work
+from events.records import StoredEvent, StreamHead
+
+
+class UnitOfWork(Protocol):
+    """Used as `with units() as uow:`; leaving the block normally commits."""
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None: ...
+
+    def claim(self, scope: str, key_id: str, request_hash: str) -> Claim:
+        """Claims an Idempotency-Key (by its keyed hash) for this transaction."""
+        ...
+
+    def complete(self, scope: str, key_id: str, record: dict) -> None:
+        """Records what the claimed request did, to answer its retries."""
+        ...
+
+    def create_stream(self, game_id: UUID, game_type: str) -> StreamHead:
+        """A new, empty stream, locked (GameExists if the id is taken)."""
+        ...
+
+    def lock(self, game_id: UUID) -> StreamHead:
+        """Locks the game's stream: writers of one game take turns (GameNotFound if none)."""
+        ...
+
+    def load(self, game_id: UUID, head: StreamHead) -> Table:
+        """The table at the locked head's version."""
+        ...
+
+    def append(
+        self, game_id: UUID, head: StreamHead, events: Sequence[Event], table: Table
+    ) -> list[StoredEvent]:
+        """Appends after `head`; `table` is the state the events lead to."""
+        ...
+
+    def add_work(self, game_id: UUID, version: int, work: Sequence[Work]) -> None:
+        """Work for the workers once this commits (a bot's turn, round scoring)."""
+        ...
+
+    def work_done(self, game_id: UUID, version: int, work: Work) -> None: ...
+
+    def save_token(self, game_id: UUID, seat: int, token: str) -> None: ...
