@@ -9,8 +9,8 @@ from domain.decider import Event
 from domain.table import Table
 from domain.table_view import event_data_for, view_table
 from events.chain import timestamp
-from events.repository import decode
-from events.store import StoredEvent
+from events.folding import decode
+from events.postgres.store import StoredEvent
 
 
 def iso(moment: datetime) -> str:

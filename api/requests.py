@@ -9,8 +9,8 @@ from marshmallow import Schema
 
 from api.problems import Problem
 from domain.codec import canonical_json
-from events.idempotency import request_hash
 from events.idempotent_requests import IdempotentRequest
+from events.postgres.idempotency import request_hash
 
 MAX_KEY_LENGTH = 255
 

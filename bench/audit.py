@@ -82,7 +82,7 @@ def scenario_http(args: argparse.Namespace, url: str, database_url: str, data_di
     import psycopg
     import requests
 
-    from events import store
+    from events.postgres import store
     from events.records import new_events
     from events.settings import Settings
     from events.signing import load_or_create_signer

@@ -46,7 +46,7 @@ def _port_in_use(port: int) -> bool:
 
 
 def _migrate(env: dict[str, str]) -> None:
-    result = subprocess.run([sys.executable, "-m", "events.migrate"], env=env)
+    result = subprocess.run([sys.executable, "-m", "events.postgres.migrate"], env=env)
     if result.returncode != 0:
         raise SystemExit(f"migrations failed (exit {result.returncode})")
 

@@ -14,9 +14,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from domain.table import Table
 from events.audit import check_deals, check_log
-from events.audit_reads import GameLog
 from events.export import Anchor, event_record
-from events.repository import CODE_VERSION, fold_events, table_from_snapshot
+from events.folding import CODE_VERSION, fold_events, table_from_snapshot
+from events.postgres.audit_reads import GameLog
 from events.signing import key_id, signature_is_valid
 
 

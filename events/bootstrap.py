@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from functools import partial
 
 from events.commands import Commands
-from events.db import make_pool
-from events.postgres_unit_of_work import PostgresUnitOfWork
+from events.postgres.db import make_pool
+from events.postgres.repository import Repository
+from events.postgres.seat_tokens import SeatTokens, new_token
+from events.postgres.unit_of_work import PostgresUnitOfWork
 from events.queries import Queries
-from events.repository import Repository
 from events.sealing import Sealer
-from events.seat_tokens import SeatTokens, new_token
 from events.settings import Settings
 from events.signing import HeadSigner, load_or_create_signer
 

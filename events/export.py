@@ -31,7 +31,7 @@ from domain.table import Table
 from domain.table_view import view_table
 
 if TYPE_CHECKING:  # the offline verifier imports this module: no database driver at run time
-    from events.store import StoredEvent
+    from events.postgres.store import StoredEvent
 
 FORMAT = "cardroom-export/2"
 MEDIA_TYPE = "application/x-ndjson"

@@ -17,7 +17,7 @@ from typing import Any
 class IdempotentRequest:
     scope: str  # e.g. "create", "action:<game>:<seat>"
     key: str  # the client's Idempotency-Key; only a keyed hash of it is stored
-    request_hash: str  # a fingerprint of the request (events.idempotency.request_hash)
+    request_hash: str  # a fingerprint of the request (events.postgres.idempotency.request_hash)
 
 
 class ClaimKind(StrEnum):

@@ -1,6 +1,6 @@
 """The read side: games as callers see them, event pages, replays, lists, logs for audits and
 exports, and who a token is. Reads never lock and never write; they share the write side's
-cache of folded tables (events/repository.py), which only ever holds committed states."""
+cache of folded tables (events/postgres/repository.py), which only ever holds committed states."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ from datetime import datetime
 from uuid import UUID
 
 from domain.table import Table
-from events import store
-from events.audit_reads import GameLog, read_game_log
 from events.errors import GameNotFound
-from events.listing import StreamInfo
+from events.folding import fold_events
+from events.postgres import store
+from events.postgres.audit_reads import GameLog, read_game_log
+from events.postgres.listing import StreamInfo
+from events.postgres.repository import Repository
+from events.postgres.seat_tokens import SeatTokens
 from events.records import StoredEvent
-from events.repository import Repository, fold_events
-from events.seat_tokens import SeatTokens
 
 
 class Queries:

@@ -3,16 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
-
-
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
-
-
-def _int(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    return int(raw) if raw else default
+from typing import Any, get_type_hints
 
 
 @dataclass(frozen=True)
@@ -42,32 +35,46 @@ class Settings:
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 
-def _float(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    return float(raw) if raw else default
-
-
 # Threads of an API process that streams may never take, so actions are always served.
 RESERVED_THREADS = 8
 
+# Each setting's environment variable; its default is the field's own, above.
+ENVIRONMENT = {
+    "DATABASE_URL": "database_url",
+    "REDIS_URL": "redis_url",
+    "PORT": "port",
+    "DATA_DIR": "data_dir",
+    "GAMES_ALLOW_FIXED_DECK": "allow_fixed_deck",
+    "LOG_LEVEL": "log_level",
+    "WEB_WORKERS": "web_workers",
+    "WEB_THREADS": "web_threads",
+    "RQ_WORKERS": "rq_workers",
+    "RQ_QUEUE": "queue_name",
+    "DB_POOL_SIZE": "db_pool_size",
+    "SWEEP_AFTER_SECONDS": "sweep_after_seconds",
+    "STREAM_HEARTBEAT_SECONDS": "stream_heartbeat_seconds",
+    "STREAM_MAX_SECONDS": "stream_max_seconds",
+    "MAX_STREAMS": "max_streams",
+    "AUDIT_KEY_FILE": "audit_key_file",
+}
 
-def load_settings() -> Settings:
-    threads = _int("WEB_THREADS", Settings.web_threads)
-    return Settings(
-        database_url=os.environ.get("DATABASE_URL", ""),
-        redis_url=os.environ.get("REDIS_URL", ""),
-        port=_int("PORT", 8000),
-        data_dir=os.environ.get("DATA_DIR", ".data"),
-        allow_fixed_deck=_flag("GAMES_ALLOW_FIXED_DECK"),
-        log_level=os.environ.get("LOG_LEVEL", "INFO").upper(),
-        web_workers=_int("WEB_WORKERS", 2),
-        web_threads=threads,
-        rq_workers=_int("RQ_WORKERS", 1),
-        queue_name=os.environ.get("RQ_QUEUE", "cardroom"),
-        db_pool_size=_int("DB_POOL_SIZE", 10),
-        sweep_after_seconds=float(os.environ.get("SWEEP_AFTER_SECONDS", "5") or 5),
-        stream_heartbeat_seconds=_float("STREAM_HEARTBEAT_SECONDS", 15.0),
-        stream_max_seconds=_float("STREAM_MAX_SECONDS", 0.0),
-        max_streams=_int("MAX_STREAMS", max(1, threads - RESERVED_THREADS)),
-        audit_key_file=os.environ.get("AUDIT_KEY_FILE", ""),
-    )
+
+def _parsed(kind: type, raw: str) -> object:
+    if kind is bool:
+        return raw.lower() in {"1", "true", "yes", "on"}
+    return kind(raw)
+
+
+def load_settings(environ: Mapping[str, str] = os.environ) -> Settings:
+    """Settings from the environment; an unset or empty variable keeps the default."""
+    kinds = get_type_hints(Settings)
+    values: dict[str, Any] = {}
+    for variable, name in ENVIRONMENT.items():
+        raw = environ.get(variable, "").strip()
+        if raw:
+            values[name] = _parsed(kinds[name], raw)
+    if "log_level" in values:
+        values["log_level"] = values["log_level"].upper()
+    threads = values.get("web_threads", Settings.web_threads)
+    values.setdefault("max_streams", max(1, threads - RESERVED_THREADS))
+    return Settings(**values)

@@ -3,7 +3,7 @@ everything it causes (events, outbox work, seat tokens, the idempotency record).
 commits together, or none of it does.
 
 `UnitOfWork` is the port the command service (events/commands.py) is written against; Postgres
-implements it for the service (events/postgres_unit_of_work.py) and a dictionary for fast tests
+implements it for the service (events/postgres/unit_of_work.py) and a dictionary for fast tests
 (events/memory.py).
 """
 

@@ -42,7 +42,7 @@ def with_database(url: str, dbname: str) -> str:
 @contextmanager
 def temporary_database(server_url: str, name: str) -> Iterator[str]:
     """A migrated database on the server of server_url, dropped afterwards."""
-    from events.migrate import apply_migrations
+    from events.postgres.migrate import apply_migrations
 
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))

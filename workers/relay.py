@@ -9,8 +9,8 @@ import threading
 
 import psycopg
 
-from events import idempotency, outbox
-from events.outbox import OUTBOX_CHANNEL, OutboxItem
+from events.postgres import idempotency, outbox
+from events.postgres.outbox import OUTBOX_CHANNEL, OutboxItem
 from workers import context
 from workers.jobs import run_work
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from api.rendering import render_event
-from events.notifications import GameNotifier
+from events.postgres.notifications import GameNotifier
 from events.queries import Queries
 
 BATCH = 500  # events read at once; a longer backlog is sent in several reads

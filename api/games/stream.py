@@ -19,7 +19,7 @@ from api.games.live import StreamSpec, event_stream
 from api.problems import Problem, problem_response
 from api.requests import game_uuid, query
 from api.services import services
-from events.notifications import GameNotifier
+from events.postgres.notifications import GameNotifier
 
 MAX_VERSION = 2**31 - 1
 LAST_EVENT_ID = re.compile(r"[0-9]{1,9}")

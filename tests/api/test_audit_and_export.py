@@ -15,8 +15,8 @@ from psycopg.types.json import Jsonb
 
 from domain.games import GAME_TYPES
 from domain.selfplay import play_out
-from events import store
 from events.chain import GENESIS, event_hash, timestamp
+from events.postgres import store
 from events.records import new_events
 from events.signing import public_key_from, signature_is_valid
 from events.verify import verify

@@ -21,7 +21,7 @@ from werkzeug.serving import make_server
 from api import create_app
 from api.games.stream import stream_hub
 from domain.templates import action_from_template
-from events.notifications import GameNotifier
+from events.postgres.notifications import GameNotifier
 from tests.api.knowledge import cards_of, cards_shown
 
 HEARTBEAT = 0.3

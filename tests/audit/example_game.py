@@ -23,8 +23,8 @@ from domain.games import GAME_TYPES
 from domain.selfplay import play_out
 from events.chain import GENESIS, event_hash
 from events.export import Anchor, full_export
+from events.postgres.store import StoredEvent
 from events.signing import HeadSigner
-from events.store import StoredEvent
 
 TEST_KEY_SEED = hashlib.sha256(b"cardroom docs/audit TEST key: published, signs nothing real")
 SIGNER = HeadSigner(Ed25519PrivateKey.from_private_bytes(TEST_KEY_SEED.digest()))

@@ -17,8 +17,8 @@ from domain.games import GAME_TYPES
 from domain.selfplay import play_out
 from events.chain import GENESIS, event_hash
 from events.export import Anchor, full_export
+from events.postgres.store import StoredEvent
 from events.signing import HeadSigner
-from events.store import StoredEvent
 
 SIGNER = HeadSigner(Ed25519PrivateKey.generate())
 

@@ -13,10 +13,10 @@ from domain import table as tables
 from domain.games import get_game_type
 from events.commands import Commands, Committed, Replayed
 from events.errors import ActionRefused, GameNotFound, IdempotencyKeyReused, VersionConflict
+from events.folding import fold_events
 from events.idempotent_requests import IdempotentRequest
 from events.memory import MemoryStore
 from events.outbox import AutomaticWork, BotTurn
-from events.repository import fold_events
 from events.sealing import Sealer
 
 TNS, POKER = get_game_type("trick_and_snipers"), get_game_type("saint_poker")

@@ -13,10 +13,11 @@ from domain import table as tables
 from domain.games import get_game_type
 from domain.table_snapshot import table_from_json, table_to_json
 from domain.templates import action_from_template
-from events import repository as repositories
-from events import store
 from events.bootstrap import Cardroom, bootstrap
-from events.repository import Repository, fold_events
+from events.folding import fold_events
+from events.postgres import repository as repositories
+from events.postgres import store
+from events.postgres.repository import Repository
 from events.settings import Settings
 
 GAME = get_game_type("trick_and_snipers")

@@ -12,7 +12,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from events.migrate import apply_migrations
+from events.postgres.migrate import apply_migrations
 
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 

@@ -6,8 +6,8 @@ from uuid import UUID, uuid4
 
 import psycopg
 
-from events import store
-from events.store import NewEvent
+from events.postgres import store
+from events.postgres.store import NewEvent
 
 
 def new_game(conn: psycopg.Connection, game_type: str = "hearts") -> UUID:

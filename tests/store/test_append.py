@@ -7,8 +7,8 @@ from uuid import uuid4
 import psycopg
 import pytest
 
-from events import store
-from events.store import GameExists, GameNotFound, NewEvent, VersionConflict
+from events.postgres import store
+from events.postgres.store import GameExists, GameNotFound, NewEvent, VersionConflict
 from tests.store.helpers import events, new_game
 
 

@@ -4,9 +4,9 @@ import random
 import threading
 import time
 
-from events import store
-from events.global_reader import START, Checkpoint, read_global
-from events.store import VersionConflict
+from events.postgres import store
+from events.postgres.global_reader import START, Checkpoint, read_global
+from events.postgres.store import VersionConflict
 from tests.store.helpers import events, new_game
 
 WRITERS = 16

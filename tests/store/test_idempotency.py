@@ -3,8 +3,8 @@ from __future__ import annotations
 import threading
 import time
 
-from events import idempotency
 from events.idempotent_requests import ClaimKind
+from events.postgres import idempotency
 
 SCOPE = "game:42"
 

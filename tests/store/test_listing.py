@@ -4,9 +4,9 @@ from uuid import uuid4
 
 import pytest
 
-from events import store
-from events.db import make_pool
-from events.snapshots import load_snapshot, save_snapshot
+from events.postgres import store
+from events.postgres.db import make_pool
+from events.postgres.snapshots import load_snapshot, save_snapshot
 
 
 def test_games_list_newest_first_with_a_cursor_and_filters(connect):

@@ -13,10 +13,10 @@ from psycopg.types.json import Jsonb
 from domain.codec import canonical_json, to_json
 from domain.games import GAME_TYPES
 from domain.selfplay import play_out
-from events import store
 from events.audit import check_log
 from events.chain import GENESIS, event_hash, timestamp
-from events.migrate import MigrationChanged, apply_migrations, migration_files
+from events.postgres import store
+from events.postgres.migrate import MigrationChanged, apply_migrations, migration_files
 
 
 def applied(url: str) -> list[str]:

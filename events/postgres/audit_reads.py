@@ -16,9 +16,9 @@ import psycopg
 from psycopg import IsolationLevel
 from psycopg.rows import tuple_row
 
-from events import snapshots, store
-from events.repository import GameNotFound
-from events.store import StoredEvent
+from events.errors import GameNotFound
+from events.postgres import snapshots, store
+from events.postgres.store import StoredEvent
 
 
 @dataclass(frozen=True)

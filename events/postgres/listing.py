@@ -1,6 +1,6 @@
 """The games list: a status per stream and newest-first keyset pagination.
 
-Re-exported by events.store; kept apart because it is read-model work, not the log.
+Re-exported by events.postgres.store; kept apart because it is read-model work, not the log.
 """
 
 from __future__ import annotations

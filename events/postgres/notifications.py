@@ -14,7 +14,7 @@ from uuid import UUID
 
 import psycopg
 
-from events.store import NOTIFY_CHANNEL
+from events.postgres.store import NOTIFY_CHANNEL
 
 log = logging.getLogger("cardroom.notifications")
 RECONNECT_SECONDS = 1.0

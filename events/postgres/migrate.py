@@ -1,6 +1,6 @@
-"""Applies events/migrations/*.sql in name order, each once, each in its own transaction.
+"""Applies events/postgres/migrations/*.sql in name order, each once, each in its own transaction.
 
-`python -m events.migrate` migrates $DATABASE_URL. A session advisory lock serializes
+`python -m events.postgres.migrate` migrates $DATABASE_URL. A session advisory lock serializes
 concurrent starters (several API and worker processes booting at once).
 """
 

@@ -13,11 +13,11 @@ import psycopg
 
 from domain.decider import Event
 from domain.table import Table
-from events import idempotency, outbox, seat_tokens, store
 from events.idempotent_requests import Claim
 from events.outbox import Work
+from events.postgres import idempotency, outbox, seat_tokens, store
+from events.postgres.repository import Repository
 from events.records import StoredEvent, StreamHead, new_events
-from events.repository import Repository
 from events.signing import HeadSigner
 
 

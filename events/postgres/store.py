@@ -17,7 +17,7 @@ from psycopg.types.json import Jsonb
 
 from events.chain import GENESIS
 from events.errors import GameExists, GameNotFound, VersionConflict
-from events.listing import StreamInfo, list_streams, set_stream_status
+from events.postgres.listing import StreamInfo, list_streams, set_stream_status
 from events.records import NewEvent, StoredEvent, StreamHead, chained_events
 
 __all__ = [

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import psycopg
 from psycopg.rows import tuple_row
 
-from events.store import EVENT_COLUMNS, StoredEvent, event_from_row
+from events.postgres.store import EVENT_COLUMNS, StoredEvent, event_from_row
 
 
 class Checkpoint(NamedTuple):

@@ -1,0 +1,98 @@
+"""The transactional outbox: work due after a commit, written in the same transaction as the
+events, then handed to RQ by the relay with job id game_version_kind (deduplicated)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+import psycopg
+from psycopg.rows import class_row
+
+from events.outbox import Work, decode, encode
+
+OUTBOX_CHANNEL = "cardroom_outbox"
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxItem:
+    id: int
+    game_id: UUID
+    version: int
+    kind: str
+    created_at: datetime
+    enqueued_at: datetime | None
+
+    @property
+    def job_id(self) -> str:
+        return f"{self.game_id}_{self.version}_{self.kind}"
+
+    @property
+    def work(self) -> Work:
+        return decode(self.kind)
+
+
+_COLUMNS = "id, game_id, version, kind, created_at, enqueued_at"
+
+
+def add(conn: psycopg.Connection, game_id: UUID, version: int, work: Work) -> bool:
+    """Queues work for after this transaction commits; False if it was already queued."""
+    cur = conn.execute(
+        "INSERT INTO outbox (game_id, version, kind) VALUES (%s, %s, %s)"
+        " ON CONFLICT (game_id, version, kind) DO NOTHING",
+        (game_id, version, encode(work)),
+    )
+    return cur.rowcount == 1
+
+
+def notify_relay(conn: psycopg.Connection) -> None:
+    """Wakes the relay at commit (a hint: it polls anyway)."""
+    conn.execute("SELECT pg_notify(%s, '')", (OUTBOX_CHANNEL,))
+
+
+def claim_pending(conn: psycopg.Connection, limit: int = 100) -> list[OutboxItem]:
+    """Rows not yet enqueued, locked until the relay's transaction ends; concurrent relays
+    skip them. Enqueue on RQ, mark_enqueued(), then commit."""
+    cur = conn.cursor(row_factory=class_row(OutboxItem))
+    return cur.execute(
+        f"SELECT {_COLUMNS} FROM outbox WHERE enqueued_at IS NULL AND done_at IS NULL"
+        " ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED",
+        (limit,),
+    ).fetchall()
+
+
+def mark_enqueued(conn: psycopg.Connection, ids: list[int]) -> None:
+    conn.execute("UPDATE outbox SET enqueued_at = now() WHERE id = ANY(%s)", (ids,))
+
+
+def mark_done(conn: psycopg.Connection, game_id: UUID, version: int, work: Work) -> bool:
+    cur = conn.execute(
+        "UPDATE outbox SET done_at = now()"
+        " WHERE game_id = %s AND version = %s AND kind = %s AND done_at IS NULL",
+        (game_id, version, encode(work)),
+    )
+    return cur.rowcount == 1
+
+
+def stale(
+    conn: psycopg.Connection, older_than_seconds: float, limit: int = 100
+) -> list[OutboxItem]:
+    """Enqueued but not done for longer than N seconds (Redis lost it, a worker died).
+    Locked like claim_pending: the sweeper re-enqueues them and calls mark_enqueued()."""
+    cur = conn.cursor(row_factory=class_row(OutboxItem))
+    return cur.execute(
+        f"SELECT {_COLUMNS} FROM outbox WHERE done_at IS NULL AND enqueued_at IS NOT NULL"
+        " AND enqueued_at < now() - make_interval(secs => %s)"
+        " ORDER BY enqueued_at LIMIT %s FOR UPDATE SKIP LOCKED",
+        (older_than_seconds, limit),
+    ).fetchall()
+
+
+def purge_done(conn: psycopg.Connection, older_than_seconds: float) -> int:
+    """Deletes work finished longer ago than N seconds: the events are the record, not this."""
+    cur = conn.execute(
+        "DELETE FROM outbox WHERE done_at < now() - make_interval(secs => %s)",
+        (older_than_seconds,),
+    )
+    return cur.rowcount
