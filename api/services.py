@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import current_app
+from psycopg_pool import ConnectionPool
 
 from events.commands import Commands
 from events.queries import Queries
@@ -16,7 +17,7 @@ from events.signing import HeadSigner
 @dataclass
 class Services:
     settings: Settings
-    pool: object  # for health checks and the stream hub's own needs only
+    pool: ConnectionPool  # for the health check only
     commands: Commands
     queries: Queries
     signer: HeadSigner

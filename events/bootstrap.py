@@ -7,6 +7,8 @@ import secrets
 from dataclasses import dataclass
 from functools import partial
 
+from psycopg_pool import ConnectionPool
+
 from events.commands import Commands
 from events.postgres.db import make_pool
 from events.postgres.repository import Repository
@@ -21,13 +23,13 @@ from events.signing import HeadSigner, load_or_create_signer
 @dataclass
 class Cardroom:
     settings: Settings
-    pool: object
+    pool: ConnectionPool
     commands: Commands
     queries: Queries
     signer: HeadSigner
 
     def close(self) -> None:
-        self.pool.close()  # type: ignore[attr-defined]
+        self.pool.close()
 
 
 def bootstrap(settings: Settings, pool_size: int | None = None) -> Cardroom:

@@ -87,6 +87,7 @@ class Commands:
             if idem and (replay := self._replay(uow, idem)):
                 return replay
             head = uow.create_stream(game_id, game_type.id)
+            assert isinstance(created, tables.TableCreated)  # decide_create's first event
             table = tables.create(game_type, created)
             committed = self._commit(uow, game_id, head, table, rest, applied=[created])
             for seat, token in tokens.items():

@@ -49,7 +49,7 @@ def fold_events(table: tables.Table | None, stored_events: list[StoredEvent]) ->
 
 
 def table_from_snapshot(
-    game_id: UUID, found: tuple[int, dict] | None
+    game_id: UUID | str, found: tuple[int, dict] | None
 ) -> tuple[int, tables.Table | None]:
     """(version, table) from a stored snapshot; (0, None) when there is none this code may use."""
     if found is None or found[1].get("code") != CODE_VERSION:

@@ -121,8 +121,8 @@ class _Run:
                 said = f"the log ends, the rules give {type(event).__name__} next"
                 raise Problem(self.version, said)
             record = self.records[self.matched]
-            if (said := difference(record, event)) is not None:
-                raise Problem(self.version, said)
+            if (different := difference(record, event)) is not None:
+                raise Problem(self.version, different)
             self.table, self.matched = self._evolved(event), self.matched + 1
             if version_of(record) in self.keep:
                 self.tables_at[version_of(record)] = self.table

@@ -6,14 +6,16 @@ from flask import jsonify
 
 from api.rendering import render_event, render_game
 from api.services import services
+from domain.decider import Event
 from events.commands import Committed, Replayed
 
 
 def action_body(result: Committed | Replayed, seat: int) -> dict:
     """`{"version", "events", "game"}` as the acting seat sees them; a replayed request gets
     the same answer again, rendered from what it appended."""
+    events: list[Event | None]
     if isinstance(result, Committed):
-        table, stored, events = result.table, result.stored, result.events
+        table, stored, events = result.table, result.stored, list(result.events)
     else:
         queries = services().queries
         table = queries.table_at(result.game_id, result.version)

@@ -58,10 +58,12 @@ def _require_game(game) -> None:
 def _seat_or_404(game, token: str) -> int:
     """The token's seat; an unknown game is a 404 rather than a 401."""
     try:
-        return caller_seat(game, token)
+        seat = caller_seat(game, token)
     except Problem:
         _require_game(game)
         raise
+    assert seat is not None  # a token was given: a seat, or a 401 above
+    return seat
 
 
 @bp.get("/games/<game_id>/events")

@@ -43,9 +43,9 @@ SELECT got, EXISTS (SELECT 1 FROM ins) FROM lock"""
 
 def claim(conn: psycopg.Connection, scope: str, key: str, request_hash: str) -> Claim:
     cur = conn.cursor(row_factory=tuple_row)
-    got_lock, inserted = cur.execute(
-        _CLAIM, {"scope": scope, "key": key, "hash": request_hash}
-    ).fetchone()
+    row = cur.execute(_CLAIM, {"scope": scope, "key": key, "hash": request_hash}).fetchone()
+    assert row is not None  # the statement always returns its one row
+    got_lock, inserted = row
     if inserted:
         return Claim(ClaimKind.NEW)
     if not got_lock:

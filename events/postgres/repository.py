@@ -36,12 +36,12 @@ class Repository:
         if table is not None and version == current_version:
             return table, version
         tail = store.read_stream(conn, game_id, after=version)
-        if table is None and not tail:
-            raise GameNotFound(game_id)
         if tail:
             table = fold_events(table, tail)
             version = tail[-1].version
             self.remember(game_id, version, table)
+        if table is None:
+            raise GameNotFound(game_id)
         return table, version
 
     def _from_snapshot(self, conn, game_id: UUID) -> tuple[int, tables.Table | None]:
