@@ -9,7 +9,6 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from types import TracebackType
 from typing import Self
 from uuid import UUID
 
@@ -57,13 +56,8 @@ class MemoryUnitOfWork:
             setattr(self.s, name, copy.copy(getattr(self.s, name)))
         return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        if kind is not None:
+    def __exit__(self, *raised: object) -> None:
+        if raised[0] is not None:
             self._store.state = self._before  # rolled back
         self._store.lock.release()
 

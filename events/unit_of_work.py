@@ -10,8 +10,7 @@ implements it for the service (events/postgres/unit_of_work.py) and a dictionary
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import TracebackType
-from typing import Protocol, Self
+from typing import Any, Protocol, Self
 from uuid import UUID
 
 from domain.decider import Event
@@ -26,12 +25,9 @@ class UnitOfWork(Protocol):
 
     def __enter__(self) -> Self: ...
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None: ...
+    def __exit__(self, *raised: Any) -> None:
+        """Commits when the block ended normally, rolls back when it raised."""
+        ...
 
     def claim(self, scope: str, key_id: str, request_hash: str) -> Claim:
         """Claims an Idempotency-Key (by its keyed hash) for this transaction."""

@@ -14,9 +14,7 @@ from uuid import UUID
 
 import psycopg
 from psycopg import IsolationLevel
-from psycopg.rows import tuple_row
 
-from events.errors import GameNotFound
 from events.postgres import snapshots, store
 from events.postgres.store import StoredEvent
 
@@ -48,18 +46,8 @@ def _consistent(conn: psycopg.Connection) -> Iterator[None]:
 
 
 def _stream_row(conn: psycopg.Connection, game_id: UUID) -> StreamRow:
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT version, head_hash, chain_format, head_signature FROM streams"
-            " WHERE game_id = %s",
-            (game_id,),
-        )
-        .fetchone()
-    )
-    if row is None:
-        raise GameNotFound(str(game_id))
-    return StreamRow(*row)
+    columns = "version, head_hash, chain_format, head_signature"
+    return StreamRow(*store.stream_row(conn, game_id, columns))
 
 
 def read_game_log(conn: psycopg.Connection, game_id: UUID, with_snapshot: bool = True) -> GameLog:

@@ -38,12 +38,16 @@ _COLUMNS = "id, game_id, version, kind, created_at, enqueued_at"
 
 def add(conn: psycopg.Connection, game_id: UUID, version: int, work: Work) -> bool:
     """Queues work for after this transaction commits; False if it was already queued."""
-    cur = conn.execute(
+    return _changes_one(
+        conn,
         "INSERT INTO outbox (game_id, version, kind) VALUES (%s, %s, %s)"
         " ON CONFLICT (game_id, version, kind) DO NOTHING",
         (game_id, version, encode(work)),
     )
-    return cur.rowcount == 1
+
+
+def _changes_one(conn: psycopg.Connection, statement: str, params: tuple) -> bool:
+    return conn.execute(statement, params).rowcount == 1
 
 
 def notify_relay(conn: psycopg.Connection) -> None:
@@ -67,12 +71,12 @@ def mark_enqueued(conn: psycopg.Connection, ids: list[int]) -> None:
 
 
 def mark_done(conn: psycopg.Connection, game_id: UUID, version: int, work: Work) -> bool:
-    cur = conn.execute(
+    return _changes_one(
+        conn,
         "UPDATE outbox SET done_at = now()"
         " WHERE game_id = %s AND version = %s AND kind = %s AND done_at IS NULL",
         (game_id, version, encode(work)),
     )
-    return cur.rowcount == 1
 
 
 def stale(

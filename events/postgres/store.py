@@ -59,18 +59,19 @@ def create_stream(
 
 def lock_stream(conn: psycopg.Connection, game_id: UUID) -> StreamHead:
     """Locks the stream row (writers of one game queue here)."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT version, head_hash, chain_format FROM streams WHERE game_id = %s"
-            " FOR NO KEY UPDATE",
-            (game_id,),
-        )
-        .fetchone()
+    version, head, chain_format = stream_row(
+        conn, game_id, "version, head_hash, chain_format", " FOR NO KEY UPDATE"
     )
+    return StreamHead(version, head, chain_format)
+
+
+def stream_row(conn: psycopg.Connection, game_id: UUID, columns: str, lock: str = "") -> tuple:
+    """The named columns of a game's stream row (GameNotFound if there is none)."""
+    query = f"SELECT {columns} FROM streams WHERE game_id = %s{lock}"
+    row = conn.cursor(row_factory=tuple_row).execute(query, (game_id,)).fetchone()
     if row is None:
         raise GameNotFound(game_id)
-    return StreamHead(*row)
+    return row
 
 
 def _lock_head(conn: psycopg.Connection, game_id: UUID, expected: int) -> StreamHead:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import ExitStack
-from types import TracebackType
-from typing import Self
+from typing import Any, Self
 from uuid import UUID
 
 import psycopg
@@ -36,16 +35,12 @@ class PostgresUnitOfWork:
         self._stack.enter_context(self.conn.transaction())
         return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        if kind is None and self._work_queued:
+    def __exit__(self, *raised: Any) -> None:
+        committing = raised[0] is None
+        if committing and self._work_queued:
             outbox.notify_relay(self.conn)
-        self._stack.__exit__(kind, error, trace)  # commits, or rolls back on an error
-        if kind is None:  # only a committed state may enter the cache
+        self._stack.__exit__(*raised)  # commits, or rolls back on an error
+        if committing:  # only a committed state may enter the cache
             for game_id, version, table in self._committed:
                 self._repository.remember(game_id, version, table)
 
