@@ -8,6 +8,7 @@ import redis
 from flask import Flask
 
 from api import docs, game_types, games, health
+from api.browsers import install_browser_rules
 from api.json_provider import SafeJSONProvider
 from api.problems import register_error_handlers
 from api.request_log import install_request_log
@@ -39,5 +40,6 @@ def create_app(settings: Settings | None = None) -> Flask:
     for blueprint in (games.bp, game_types.bp, health.bp, docs.bp):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
+    install_browser_rules(app, settings.cors_origins)
     install_request_log(app)
     return app

@@ -26,7 +26,11 @@ STATUS_OF_CODE = {
     "game-not-started": 409,
     "request-in-progress": 409,
     "idempotency-key-reused": 422,
+    "forbidden": 403,
+    "payload-too-large": 413,
+    "unsupported-media-type": 415,
     "rate-limited": 429,
+    "unavailable": 503,
 }
 
 CODE_OF_HTTP_STATUS = {

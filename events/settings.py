@@ -26,6 +26,7 @@ class Settings:
     stream_max_seconds: float = 0.0  # 0: a stream lasts until the game ends
     max_streams: int = 1000  # per API process; load_settings keeps threads free for the rest
     audit_key_file: str = ""  # Ed25519 key that signs chain heads; "": DATA_DIR/audit-key.pem
+    cors_origins: str = "*"  # comma-separated origins a browser may call from; "*": any
 
     @property
     def audit_key_path(self) -> str:
@@ -56,6 +57,7 @@ ENVIRONMENT = {
     "STREAM_MAX_SECONDS": "stream_max_seconds",
     "MAX_STREAMS": "max_streams",
     "AUDIT_KEY_FILE": "audit_key_file",
+    "CORS_ORIGINS": "cors_origins",
 }
 
 

@@ -62,8 +62,10 @@ def event_stream(spec: StreamSpec, queries: Queries, notifier: GameNotifier) -> 
             if now - last_comment >= spec.heartbeat:
                 yield sse_comment("keep-alive")
                 last_comment = now
-            wait = min(notifier.poll_timeout(spec.heartbeat), spec.heartbeat)
-            subscription.wait(max(0.0, min(wait, last_comment + spec.heartbeat - now)))
+            wait = min(notifier.poll_timeout(spec.heartbeat), last_comment + spec.heartbeat - now)
+            if spec.max_seconds:  # never sleep past the stream's end
+                wait = min(wait, started + spec.max_seconds - now)
+            subscription.wait(max(0.0, wait))
 
 
 def _read(spec: StreamSpec, queries: Queries, after: int):
