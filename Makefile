@@ -30,9 +30,11 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m embedded.with_services --temp -- $(BIN)/python -m pytest $(ARGS)
 
+# Style, formatting and types (mypy: strict on domain/, as pyproject.toml says).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # Starts its own service in a throwaway dir; BENCH_ARGS="--url URL ..." targets a running one.
 BENCH_ARGS ?= --start

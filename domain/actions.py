@@ -3,25 +3,29 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
 from domain.codec import from_json, type_hints
 from domain.decider import Command, IllegalAction, InvalidSetup
 from domain.game_type import GameType
 from domain.games import GAME_TYPES
 
-# Every game's action types: one of another game is well formed, just not allowed here.
-KNOWN_ACTION_TYPES = frozenset(action for game in GAME_TYPES.values() for action in game.commands)
-
 
 class InvalidAction(InvalidSetup):
     """An action that is not of the game's shape (unknown type, missing field): a 400."""
 
 
-def command_from_action(game_type: GameType, seat: int, action: dict) -> Command:
+def is_action_of_a_game(action_type: object) -> bool:
+    """An action of another registered game is well formed, just not allowed at this table."""
+    return any(action_type in game.commands for game in GAME_TYPES.values())
+
+
+def command_from_action(game_type: GameType, seat: int, action: Mapping[str, Any]) -> Command:
     action_type = action.get("type")
     command_class = game_type.commands.get(action_type)  # type: ignore[arg-type]
     if command_class is None:
-        error = IllegalAction if action_type in KNOWN_ACTION_TYPES else InvalidAction
+        error = IllegalAction if is_action_of_a_game(action_type) else InvalidAction
         raise error(
             f"{game_type.name} has no action {action_type!r}; "
             f"its actions are {', '.join(game_type.action_types)}"
@@ -35,4 +39,5 @@ def command_from_action(game_type: GameType, seat: int, action: dict) -> Command
         raise InvalidAction(f"{action_type} takes no {', '.join(extra)}")
     hints = type_hints(command_class)
     values = {name: from_json(hints[name], action[name]) for name in names}
-    return command_class(seat=seat, **values)
+    # Every class of GameType.commands has a `seat` field; type[Command] cannot say so.
+    return command_class(seat=seat, **values)  # type: ignore[call-arg]

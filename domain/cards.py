@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -11,11 +12,11 @@ class Card:
     suit: str
     rank: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"suit": self.suit, "rank": self.rank}
 
     @classmethod
-    def from_json(cls, data: dict) -> Card:
+    def from_json(cls, data: Mapping[str, Any]) -> Card:
         return cls(suit=data["suit"], rank=data["rank"])
 
     def __str__(self) -> str:
@@ -28,7 +29,7 @@ def build_deck(suits: Iterable[str], ranks: Iterable[int]) -> tuple[Card, ...]:
     return tuple(Card(suit, rank) for suit in suits for rank in rank_list)
 
 
-def cards_json(cards: Iterable[Card]) -> list[dict]:
+def cards_json(cards: Iterable[Card]) -> list[dict[str, Any]]:
     return [card.to_json() for card in cards]
 
 

@@ -7,6 +7,7 @@ import hashlib
 import json
 import types
 import typing
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -25,8 +26,14 @@ def to_json(value: Any) -> Any:
     return value
 
 
-@cache
 def type_hints(cls: type) -> dict[str, Any]:
+    """The class's resolved annotations, once per class. Not cached itself: the cache's wrapper
+    takes Hashable arguments, which mypy refuses a frozen dataclass's class."""
+    return _type_hints(cls)
+
+
+@cache
+def _type_hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
@@ -46,7 +53,11 @@ def from_json(tp: Any, value: Any) -> Any:
         if not args:
             return tuple(value)
         return tuple(from_json(arg, item) for arg, item in zip(args, value, strict=True))
-    if dataclasses.is_dataclass(tp):
+    if origin in (list, Sequence):
+        return [from_json(args[0], item) for item in value]
+    if origin in (dict, Mapping):
+        return {_key(args[0], key): from_json(args[1], item) for key, item in value.items()}
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         hints = type_hints(tp)
         # A field with a default may be absent (added after such data was stored).
         names = [f.name for f in dataclasses.fields(tp) if f.name in value or _required(f)]
@@ -54,7 +65,12 @@ def from_json(tp: Any, value: Any) -> Any:
     return value
 
 
-def _required(field: dataclasses.Field) -> bool:
+def _key(tp: Any, key: str) -> Any:
+    """A dict key back from JSON, where `to_json` wrote it as a string."""
+    return int(key) if tp is int else from_json(tp, key)
+
+
+def _required(field: dataclasses.Field[Any]) -> bool:
     no_default = field.default is dataclasses.MISSING
     return no_default and field.default_factory is dataclasses.MISSING
 

@@ -2,7 +2,7 @@
 
 `DealCommitted` publishes sha256(salt || deck) so anyone can check the deal once `DeckSealed`
 (secret until the game ends) shows the deck and the salt; each seat's hand is its own to see.
-The event names are stored in the database and the table counts `DealCommitted` by name.
+The event names are stored in the database; the table counts `DealCommitted`s to pick fixed decks.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from domain.cards import Card
 from domain.checks import check_seat
 from domain.codec import deal_commitment
 from domain.decider import Event, IllegalAction, SeatCards
+from domain.game_state import S
 from domain.tuples import set_at
 
 
@@ -45,15 +46,15 @@ class DeckSealed(Event):
     def visible_to(self) -> tuple[int, ...] | None:
         return ()
 
-    def redacted(self) -> dict:
+    def redacted(self) -> dict[str, Any]:
         return {"round": self.round}
 
 
-def checked_deck(deck: Sequence, expected: Sequence[Card], what: str) -> tuple[Card, ...]:
+def checked_deck(deck: Sequence[object], expected: Sequence[Card], what: str) -> tuple[Card, ...]:
     """A deal must be exactly the game's cards (`what` names them), each once (G5), in any
     order."""
-    cards = tuple(deck)
-    if not all(isinstance(card, Card) for card in cards) or sorted(cards) != sorted(expected):
+    cards = tuple(card for card in deck if isinstance(card, Card))
+    if len(cards) != len(deck) or sorted(cards) != sorted(expected):
         raise IllegalAction(f"the deck must be a shuffle of the {len(expected)} {what}")
     return cards
 
@@ -83,8 +84,8 @@ def deal_events(
     return [committed, *hands, DeckSealed(round_number, deck, salt)]
 
 
-def hand_dealt(state: Any, event: HandDealt) -> Any:
-    """Evolve: the seat's hand is the dealt one (every game's state has `hands` per seat)."""
+def hand_dealt(state: S, event: HandDealt) -> S:
+    """Evolve: the seat's hand is the dealt one."""
     return replace(state, hands=set_at(state.hands, event.seat, event.cards))
 
 

@@ -1,7 +1,8 @@
 """The Decider protocol every game follows, its errors, and the commands/events base shapes.
 
 decide(state, command) -> list[Event]   validates, raises a DomainError subclass
-evolve(state, event) -> State           records, never validates, never raises
+evolve(state, event) -> State           records, never validates; raises only on an event the
+                                        game does not know (a bug: domain.dispatch.UnknownEvent)
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ class Event:
     def visible_to(self) -> tuple[int, ...] | None:
         return None
 
-    def redacted(self) -> dict:
+    def redacted(self) -> dict[str, Any]:
         return {}
 
     def actor(self) -> int | None:
@@ -81,7 +82,7 @@ class SeatCards(Event):
     def visible_to(self) -> tuple[int, ...] | None:
         return (self.seat,)
 
-    def redacted(self) -> dict:
+    def redacted(self) -> dict[str, Any]:
         return {"seat": self.seat, "count": len(self.cards)}
 
 
@@ -90,7 +91,7 @@ class Deal(Command):
     """Deal a freshly shuffled deck. The shuffle (G2) and the random first leader (G4) are made
     outside the domain and arrive here; `salt` makes the published commitment unguessable."""
 
-    deck: tuple  # tuple[Card, ...] in deal order
+    deck: tuple[Card, ...]  # in deal order
     salt: str
     first_leader: int
 

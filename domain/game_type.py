@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol
 
 from domain.cards import Card
@@ -19,12 +20,14 @@ class Rng(Protocol):
     def randint(self, a: int, b: int) -> int: ...
 
 
-Bot = Callable[[dict, Rng], dict]
+Bot = Callable[[dict[str, Any], Rng], dict[str, Any]]
 """A bot: (the seat's own view, exactly as the API shows it, a generator) -> an API action dict."""
 
 
 @dataclass(frozen=True)
 class GameType:
+    """Built by `domain.game_kit.build_game` from a game's own parts."""
+
     id: str
     name: str
     min_players: int
@@ -45,8 +48,8 @@ class GameType:
     evolve: Callable[[Any, Event], Any]
     is_terminal: Callable[[Any], bool]
     to_act: Callable[[Any], tuple[int, ...]]
-    legal_actions: Callable[[Any, int], list[dict]]
-    view: Callable[[Any, int | None], dict]
+    legal_actions: Callable[[Any, int], list[dict[str, Any]]]
+    view: Callable[[Any, int | None], dict[str, Any]]
     """Keys: round, phase, to_act, seats (a list of public per-seat figures incl. hand_count),
     any public table state, `you` for a seat (hand, legal_actions, private figures), and `result`
     ({"winners", "losers", "final"}) once terminal."""
@@ -60,6 +63,9 @@ class GameType:
     """Event type name -> the API action type whose command it records, for the events a seat's
     action emits first: an audit rebuilds the command from the event's fields of the same names
     (domain/origins.py, events/redecide.py)."""
+    cards: tuple[Card, ...] = ()
+    """Every card the game deals at any table size: what a card of this game may be (the API's
+    validation of suits and ranks is derived from the registered games' cards)."""
 
     @property
     def action_types(self) -> tuple[str, ...]:
@@ -68,3 +74,11 @@ class GameType:
     @property
     def bot_levels(self) -> tuple[str, ...]:
         return tuple(self.bots)
+
+    @cached_property
+    def suits(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(card.suit for card in self.cards))
+
+    @cached_property
+    def ranks(self) -> tuple[int, ...]:
+        return tuple(sorted({card.rank for card in self.cards}))

@@ -9,18 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from domain.game_state import FINISHED, GameState
 from domain.outcome import result_json
 
 
 def game_view(
-    state: Any,
+    state: GameState,
     seat: int | None,
     to_act: Iterable[int],
     public: dict[str, Any],
     you: Callable[[int], dict[str, Any]],
     shown_at_end: Callable[[], dict[str, Any]] = dict,
 ) -> dict[str, Any]:
-    """`state` has round, phase, players, commitment and outcome, as every game's state does."""
     data: dict[str, Any] = {
         "round": state.round,
         "phase": state.phase,
@@ -28,7 +28,7 @@ def game_view(
         **public,
         "commitment": state.commitment,
     }
-    if state.phase == "finished":
+    if state.phase == FINISHED:
         data["result"] = result_json(state.outcome)
         data.update(shown_at_end())
     if seat is not None and 0 <= seat < state.players:
@@ -36,6 +36,8 @@ def game_view(
     return data
 
 
-def you_json(seat: int, hand: list[dict], legal_actions: list[dict], **private: Any) -> dict:
+def you_json(
+    seat: int, hand: list[dict[str, Any]], legal_actions: list[dict[str, Any]], **private: Any
+) -> dict[str, Any]:
     """A seat's own block: its hand (as shown, sorted), what it may do, its private figures."""
     return {"seat": seat, "hand": hand, "legal_actions": legal_actions, **private}

@@ -1,7 +1,10 @@
 """Where each event of a game's log comes from, for an auditor re-deciding the log.
 
 setup    the table's creation (TableCreated, FixedDecksChosen)
-choice   a seat's action: SeatJoined, or the first event of a game command (`GameType.choices`)
+choice   a seat's action: SeatJoined, SeatLeft, or the first event of a game command
+         (`GameType.choices`)
+timeout  the service's clock: a seat's turn ran out (TurnTimedOut); checked against the times
+         the log records, then the rules give what follows
 deal     a deal made from a deck shuffled outside the domain (G2)
 derived  everything else: the rules give it from what came before
 """
@@ -12,19 +15,22 @@ from typing import Literal
 
 from domain.game_type import GameType
 
-Origin = Literal["setup", "choice", "deal", "derived"]
+Origin = Literal["setup", "choice", "timeout", "deal", "derived"]
 
 SETUP_EVENTS = frozenset({"TableCreated", "FixedDecksChosen"})
+TABLE_CHOICES = frozenset({"SeatJoined", "SeatLeft"})  # SeatLeft on a timeout: derived
 DEAL_EVENTS = frozenset({"DealCommitted", "HandDealt", "DeckSealed"})  # domain/dealing.py
 
 
 def event_origin(game_type: GameType, event_name: str) -> Origin:
     """By name only: a choice event can still be derived by a given instance (St Patrick's
-    PassCountSet with no seat), which re-deciding it reports."""
+    PassCountSet with no seat, a SeatLeft for timeouts), which re-deciding it reports."""
     if event_name in SETUP_EVENTS:
         return "setup"
-    if event_name == "SeatJoined" or event_name in game_type.choices:
+    if event_name in TABLE_CHOICES or event_name in game_type.choices:
         return "choice"
+    if event_name == "TurnTimedOut":
+        return "timeout"
     if event_name in DEAL_EVENTS:
         return "deal"
     return "derived"

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any
 
 from domain.decider import Event
-
-S = TypeVar("S")
+from domain.game_state import FINISHED, S
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,9 +24,9 @@ class GameEnded(Event):
 
 
 def game_ended(state: S, event: GameEnded) -> S:
-    """Evolve: the game is over (every game's state has `phase` and `outcome`)."""
+    """Evolve: the game is over."""
     outcome = Outcome(event.winners, event.losers, event.final)
-    return replace(state, phase="finished", outcome=outcome)
+    return replace(state, phase=FINISHED, outcome=outcome)
 
 
 def result_json(outcome: Outcome | None) -> dict[str, Any] | None:

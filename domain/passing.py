@@ -3,13 +3,17 @@ St Patrick (S3) do: each seat chooses in secret; the last choice makes them all 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from domain.cards import Card, cards_json, remove_cards
-from domain.decider import Event, SeatCards
+from domain.checks import check_secret_choice
+from domain.decider import Event, SeatCards, fold
+from domain.game_state import GameState
 from domain.tuples import set_at
+
+Choice = tuple[Card, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +32,7 @@ class CardsHanded(Event):
     def visible_to(self) -> tuple[int, ...] | None:
         return (self.seat, self.from_seat)
 
-    def redacted(self) -> dict:
+    def redacted(self) -> dict[str, Any]:
         return {"seat": self.seat, "from_seat": self.from_seat, "count": len(self.cards)}
 
 
@@ -37,13 +41,40 @@ class CardsReceived(CardsHanded):
     """The passed cards `seat` got from `from_seat`."""
 
 
-def passed_left(passed: Sequence[tuple[Card, ...] | None]) -> list[CardsReceived]:
+class PassingState(GameState, Protocol):
+    """Each seat's choice once made (None until then) and what it received (likewise)."""
+
+    @property
+    def passed(self) -> tuple[Choice, ...]: ...
+
+    @property
+    def received(self) -> tuple[Choice, ...]: ...
+
+
+P = TypeVar("P", bound=PassingState)
+
+
+def pass_cards(
+    state: P, seat: object, cards: Sequence[object], count: int, evolve: Callable[[P, Event], P]
+) -> list[Event]:
+    """Decide a seat's pass: its secret choice of `count` cards it holds (G3); the last choice
+    makes every choice arrive at once (`passed_left`). The choices so far are read from the
+    state the choice leaves, as the game's `evolve` records them."""
+    seat, chosen = check_secret_choice(state.passed, state.hands, seat, cards, count, "pass")
+    events: list[Event] = [CardsPassed(seat, chosen)]
+    passed = fold(evolve, state, events).passed
+    if all(choice is not None for choice in passed):
+        events += passed_left(passed)
+    return events
+
+
+def passed_left(passed: Sequence[Choice]) -> list[CardsReceived]:
     """Every seat's choice (all made) arrives at once with the next seat: to the left (G1)."""
     n = len(passed)
     return [CardsReceived(s, (s - 1) % n, passed[(s - 1) % n] or ()) for s in range(n)]
 
 
-def cards_passed(state: Any, event: CardsPassed) -> Any:
+def cards_passed(state: P, event: CardsPassed) -> P:
     """Evolve: the chosen cards leave the hand and wait as the seat's choice (`passed`)."""
     hand = remove_cards(state.hands[event.seat], event.cards)
     return replace(
@@ -53,7 +84,7 @@ def cards_passed(state: Any, event: CardsPassed) -> Any:
     )
 
 
-def choices_json(state: Any, seat: int) -> dict[str, list[dict] | None]:
+def choices_json(state: PassingState, seat: int) -> dict[str, list[dict[str, Any]] | None]:
     """For the seat's own view: what it passed and what it received (None until then)."""
     passed, received = state.passed[seat], state.received[seat]
     return {

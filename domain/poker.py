@@ -54,7 +54,8 @@ def card_id(card: Card) -> int:
 
 def hand_strength(cards: Sequence[Card]) -> int:
     """The comparable value alone (the fast path): higher is better, 1 .. 7462."""
-    return WORST + 1 - evaluate_cards(*[card_id(card) for card in cards])
+    value: int = evaluate_cards(*[card_id(card) for card in cards])  # phevaluator is untyped
+    return WORST + 1 - value
 
 
 def category_of(strength: int) -> str:
@@ -118,7 +119,7 @@ def _flush_ranks(cards: Sequence[Card]) -> list[int]:
     return [card.rank for card in cards if card.suit == suit]
 
 
-def _ranks_with(counts: Counter, at_least: int) -> list[int]:
+def _ranks_with(counts: Counter[int], at_least: int) -> list[int]:
     return sorted((rank for rank, n in counts.items() if n >= at_least), reverse=True)
 
 

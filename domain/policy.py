@@ -72,7 +72,9 @@ def deal(table: tables.Table, rng: Rng) -> Deal:
     return Deal(deck=deck, salt=salt, first_leader=rng.randint(0, len(table.seats) - 1))
 
 
-def with_deals(table: tables.Table, events: list[Event], rng: Rng) -> tuple[tables.Table, list]:
+def with_deals(
+    table: tables.Table, events: list[Event], rng: Rng
+) -> tuple[tables.Table, list[Event]]:
     """Applies decided events, then deals for as long as the table waits for a deal."""
     for event in events:
         table = tables.evolve(table, event)
@@ -88,6 +90,13 @@ def automatic_work(table: tables.Table, kind: str) -> list[Event]:
     return tables.decide(table, Automatic(kind))
 
 
+def timers(table: tables.Table) -> dict[int, int]:
+    """The human seats a timed table waits for, each with the version it waits since."""
+    if table.options.get("turn_seconds") is None or table.status != "active":
+        return {}
+    return {s: v for s, v in table.waiting if table.seats[s].kind == tables.HUMAN}
+
+
 @dataclass(frozen=True)
 class BotMove:
     """A bot's decided events; `failure` is why its own choice was replaced by the first legal
@@ -97,10 +106,11 @@ class BotMove:
     failure: Exception | None = None
 
 
-def bot_move(table: tables.Table, seat: int, rng: Rng) -> BotMove:
-    """The bot's move, decided from the seat's own view only (what the API would show it)."""
+def bot_move(table: tables.Table, seat: int, rng: Rng, level: str | None = None) -> BotMove:
+    """The bot's move, decided from the seat's own view only (what the API would show it); a
+    human seat timed out gets `level`'s move."""
     view = view_table(table, seat)
-    bot = table.game_type.bots[table.seats[seat].level]
+    bot = table.game_type.bots[level or table.seats[seat].level or tables.BASIC]
     try:
         action = bot(view, rng)
         return BotMove(tables.decide(table, command_from_action(table.game_type, seat, action)))

@@ -44,6 +44,7 @@ def bot_table(
     created, *rest = tables.decide_create(
         game_type, tables.CreateTable(seats, dict(options or {}), fixed_decks)
     )
+    assert isinstance(created, tables.TableCreated)  # decide_create's first event
     table = tables.create(game_type, created)
     for event in rest:
         table = tables.evolve(table, event)

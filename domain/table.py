@@ -1,7 +1,9 @@
-"""The table around any game: seats, joining, options and fixed decks, then the game itself.
+"""The table around any game: seats, joining and leaving, options, turn timers and fixed decks,
+then the game itself.
 
-A table is a Decider too. Table events (TableCreated, SeatJoined, FixedDecksChosen) are its own;
-every other event belongs to the game and is folded by the game's `evolve`.
+A table is a Decider too. Table events (TableCreated, FixedDecksChosen, SeatJoined, SeatLeft,
+TurnTimedOut) are its own; every other event belongs to the game and is folded by the game's
+`evolve`. Leaving and timing out are domain/presence.py's.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.cards import Card
+from domain.dealing import DealCommitted
 from domain.decider import (
     Command,
     Deal,
@@ -18,10 +21,24 @@ from domain.decider import (
     Event,
     GameFinished,
     GameNotStarted,
+    IllegalAction,
     InvalidSetup,
     SeatTaken,
 )
+from domain.game_state import GameState
 from domain.game_type import GameType
+from domain.presence import (
+    LEFT,
+    TABLE_OPTIONS,
+    LeaveSeat,
+    SeatLeft,
+    TimeOut,
+    TurnTimedOut,
+    check_table_options,
+    decide_time_out,
+    timeouts_after,
+    waiting_after,
+)
 
 HUMAN, BOT, OPEN = "human", "bot", "open"
 
@@ -40,7 +57,7 @@ class SeatInfo:
 @dataclass(frozen=True, slots=True)
 class CreateTable(Command):
     seats: tuple[SeatInfo, ...]
-    options: dict
+    options: dict[str, Any]
     fixed_decks: tuple[tuple[Card, ...], ...] = ()
 
 
@@ -54,7 +71,7 @@ class JoinSeat(Command):
 class TableCreated(Event):
     game_type: str
     seats: tuple[SeatInfo, ...]
-    options: dict
+    options: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +83,7 @@ class FixedDecksChosen(Event):
     def visible_to(self) -> tuple[int, ...] | None:
         return ()
 
-    def redacted(self) -> dict:
+    def redacted(self) -> dict[str, Any]:
         return {"decks": len(self.decks)}
 
 
@@ -77,8 +94,10 @@ class SeatJoined(Event):
 
 
 TABLE_EVENTS: dict[str, type[Event]] = {
-    cls.__name__: cls for cls in (TableCreated, FixedDecksChosen, SeatJoined)
+    cls.__name__: cls
+    for cls in (TableCreated, FixedDecksChosen, SeatJoined, SeatLeft, TurnTimedOut)
 }
+BASIC = "basic"  # the bot level that plays a seat its human left
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +105,14 @@ class Table:
     game_type: GameType
     seats: tuple[SeatInfo, ...]
     options: Mapping[str, Any]
-    game: Any
+    game: GameState
     fixed_decks: tuple[tuple[Card, ...], ...] = ()
     deals_made: int = 0
+    version: int = 1  # events folded, TableCreated included
+    waiting: tuple[tuple[int, int], ...] = ()  # (seat, since version) for each seat to act
+    timeouts: tuple[int, ...] = ()  # each seat's timeouts in a row
+    timing_out: int | None = None  # the seat whose move is being made on a timeout
+    left: tuple[int, ...] = ()  # seats whose human left (a bot plays them)
 
     @property
     def is_full(self) -> bool:
@@ -120,12 +144,14 @@ def decide_create(game_type: GameType, command: CreateTable) -> list[Event]:
             raise InvalidSetup(f"a seat is {HUMAN}, {BOT} or {OPEN}, not {seat.kind!r}")
         if seat.kind == BOT and seat.level not in game_type.bot_levels:
             raise InvalidSetup(f"bot level must be one of {', '.join(game_type.bot_levels)}")
-    unknown = sorted(set(command.options) - set(game_type.options))
+    unknown = sorted(set(command.options) - set(game_type.options) - set(TABLE_OPTIONS))
     if unknown:
         raise InvalidSetup(f"unknown option(s) for {game_type.id}: {', '.join(unknown)}")
+    # The table's own options are recorded only when given, so older tables stay as they were.
     options = {**game_type.options, **command.options}
-    game_type.check_options(players, options)
-    _check_fixed_decks(game_type, players, options, command.fixed_decks)
+    game_type.check_options(players, game_options(options))
+    check_table_options(options)
+    _check_fixed_decks(game_type, players, game_options(options), command.fixed_decks)
     events: list[Event] = [TableCreated(game_type.id, command.seats, options)]
     if command.fixed_decks:
         events.append(FixedDecksChosen(command.fixed_decks))
@@ -133,7 +159,7 @@ def decide_create(game_type: GameType, command: CreateTable) -> list[Event]:
 
 
 def _check_fixed_decks(
-    game_type: GameType, players: int, options: dict, decks: tuple[tuple[Card, ...], ...]
+    game_type: GameType, players: int, options: dict[str, Any], decks: tuple[tuple[Card, ...], ...]
 ) -> None:
     full = game_type.cards_to_deal(game_type.new_game(players, options)) or ()
     for deck in decks:
@@ -143,16 +169,41 @@ def _check_fixed_decks(
             )
 
 
+def game_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in options.items() if key not in TABLE_OPTIONS}
+
+
 def decide(table: Table, command: Command) -> list[Event]:
     if isinstance(command, JoinSeat):
         return _decide_join(table, command)
     if isinstance(command, Deal):
         return table.game_type.decide(table.game, command)
+    if isinstance(command, LeaveSeat):
+        return _decide_leave(table, command)
     if not table.started:
         raise GameNotStarted("the game has not started: seats are still open")
     if table.game_type.is_terminal(table.game):
         raise GameFinished("the game is finished")
+    if isinstance(command, TimeOut):
+        return _decide_time_out(table, command)
     return table.game_type.decide(table.game, command)
+
+
+def _decide_leave(table: Table, command: LeaveSeat) -> list[Event]:
+    if not 0 <= command.seat < len(table.seats):
+        raise NotFound(f"no seat {command.seat} at this table")
+    if table.seats[command.seat].kind != HUMAN:
+        raise IllegalAction(f"seat {command.seat} has no player to leave")
+    if table.status == "finished":
+        raise GameFinished("the game is finished")
+    return [SeatLeft(command.seat, LEFT)]
+
+
+def _decide_time_out(table: Table, command: TimeOut) -> list[Event]:
+    if not 0 <= command.seat < len(table.seats) or table.seats[command.seat].kind != HUMAN:
+        raise IllegalAction(f"seat {command.seat} has no player to time out")
+    timeouts = table.timeouts or (0,) * len(table.seats)
+    return decide_time_out(table.options, dict(table.waiting), timeouts, command)
 
 
 def _decide_join(table: Table, command: JoinSeat) -> list[Event]:
@@ -178,18 +229,50 @@ def next_fixed_deck(table: Table) -> tuple[Card, ...] | None:
 
 
 def create(game_type: GameType, event: TableCreated) -> Table:
-    game = game_type.new_game(len(event.seats), event.options)
-    return Table(game_type, event.seats, event.options, game)
+    game = game_type.new_game(len(event.seats), game_options(event.options))
+    players = len(event.seats)
+    return Table(game_type, event.seats, event.options, game, timeouts=(0,) * players)
 
 
 def evolve(table: Table, event: Event) -> Table:
+    table = replace(table, version=table.version + 1)
     if isinstance(event, FixedDecksChosen):
         return replace(table, fixed_decks=event.decks)
     if isinstance(event, SeatJoined):
-        seats = list(table.seats)
-        seats[event.seat] = SeatInfo(HUMAN, event.name)
-        return replace(table, seats=tuple(seats))
+        return _seated(table, event.seat, SeatInfo(HUMAN, event.name))
+    if isinstance(event, SeatLeft):
+        return _left(table, event)
+    if isinstance(event, TurnTimedOut):
+        counts = list(table.timeouts or (0,) * len(table.seats))
+        counts[event.seat] = event.count
+        return replace(table, timeouts=tuple(counts), timing_out=event.seat)
     game = table.game_type.evolve(table.game, event)
-    # Every game names its deal event DealCommitted; counting them picks the next fixed deck.
-    deals = table.deals_made + (type(event).__name__ == "DealCommitted")
-    return replace(table, game=game, deals_made=deals)
+    # Every game deals with domain.dealing; counting the deals picks the next fixed deck.
+    deals = table.deals_made + isinstance(event, DealCommitted)
+    return _turns(replace(table, game=game, deals_made=deals), event)
+
+
+def _seated(table: Table, seat: int, info: SeatInfo) -> Table:
+    seats = list(table.seats)
+    seats[seat] = info
+    return replace(table, seats=tuple(seats))
+
+
+def _left(table: Table, event: SeatLeft) -> Table:
+    """Before the deal the seat opens again; after it, the basic bot plays it."""
+    if not table.started:
+        return _seated(table, event.seat, SeatInfo(OPEN))
+    name = table.seats[event.seat].name
+    table = _seated(table, event.seat, SeatInfo(BOT, name, BASIC))
+    return replace(table, left=(*table.left, event.seat), timing_out=None)
+
+
+def _turns(table: Table, event: Event) -> Table:
+    """Who is waited for since when, and runs of timeouts, after a game event."""
+    chose = event.actor() if type(event).__name__ in table.game_type.choices else None
+    to_act = () if table.status != "active" else table.game_type.to_act(table.game)
+    waiting = waiting_after(dict(table.waiting), to_act, table.version, chose)
+    counts, timing_out = timeouts_after(
+        table.timeouts or (0,) * len(table.seats), table.timing_out, chose
+    )
+    return replace(table, waiting=waiting, timeouts=counts, timing_out=timing_out)

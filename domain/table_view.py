@@ -3,12 +3,14 @@ redacted for that caller (G3, API: no card a viewer may not know, until the game
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.codec import to_json
 from domain.decider import Event
 from domain.table import BOT, Table
 
 
-def view_table(table: Table, seat: int | None) -> dict:
+def view_table(table: Table, seat: int | None) -> dict[str, Any]:
     game_view = table.game_type.view(table.game, seat)
     figures = game_view.pop("seats")
     view = {
@@ -26,11 +28,13 @@ def view_table(table: Table, seat: int | None) -> dict:
     return view
 
 
-def _seat_view(table: Table, index: int, figures: dict) -> dict:
+def _seat_view(table: Table, index: int, figures: dict[str, Any]) -> dict[str, Any]:
     info = table.seats[index]
     seat = {"seat": index, "name": info.name, "kind": info.kind}
     if info.kind == BOT:
         seat["level"] = info.level
+    if index in table.left:
+        seat["left"] = True  # a bot plays the seat its human left
     return {**seat, **figures}
 
 
@@ -41,5 +45,5 @@ def may_see(event: Event, viewer: int | None, finished: bool) -> bool:
     return allowed is None or (viewer is not None and viewer in allowed)
 
 
-def event_data_for(event: Event, viewer: int | None, finished: bool) -> dict:
+def event_data_for(event: Event, viewer: int | None, finished: bool) -> dict[str, Any]:
     return to_json(event) if may_see(event, viewer, finished) else event.redacted()

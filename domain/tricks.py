@@ -1,17 +1,19 @@
 """Trick-taking helpers the trick games share (Trick & Snipers, Ouroboros Trick, St Patrick).
 
 A trick is a tuple of `Play`s in the order they were made; its first play sets the led suit.
+Every trick game's seat plays with the one `PlayCard` command (the API action `play_card`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from domain.cards import Card, remove_cards
 from domain.checks import check_held, check_seat
-from domain.decider import IllegalAction
+from domain.decider import Command, IllegalAction
+from domain.game_state import GameState
 from domain.tuples import set_at
 
 
@@ -20,11 +22,31 @@ class Play:
     seat: int
     card: Card
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "card": self.card.to_json()}
 
 
 Trick = tuple[Play, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard(Command):
+    seat: int
+    card: Card
+
+
+class TrickState(GameState, Protocol):
+    """What the trick helpers read: who leads, the trick so far (and, of GameState, the phase
+    "playing" in which cards are played, the players and their hands)."""
+
+    @property
+    def leader(self) -> int | None: ...
+
+    @property
+    def trick(self) -> Trick: ...
+
+
+TS = TypeVar("TS", bound=TrickState)
 
 
 def next_seat(seat: int, players: int) -> int:
@@ -69,19 +91,18 @@ def trick_cards(trick: Trick) -> tuple[Card, ...]:
     return tuple(play.card for play in trick)
 
 
-def plays_json(trick: Trick) -> list[dict]:
+def plays_json(trick: Trick) -> list[dict[str, Any]]:
     return [play.to_json() for play in trick]
 
 
-def card_turn(state: Any) -> int | None:
-    """The seat to play a card in a trick game's state (its phase, leader, trick and players),
-    if a card is awaited: only in the phase "playing"."""
+def card_turn(state: TrickState) -> int | None:
+    """The seat to play a card, if a card is awaited: only in the phase "playing"."""
     if state.phase != "playing" or state.leader is None:
         return None
     return seat_to_play(state.leader, state.trick, state.players)
 
 
-def checked_play(state: Any, seat: object, card: object) -> int:
+def checked_play(state: TrickState, seat: object, card: object) -> int:
     """The seat of a card play, once it is its turn, it holds the card and follows suit."""
     checked = check_seat(seat, state.players)
     if checked != card_turn(state):
@@ -94,7 +115,7 @@ def checked_play(state: Any, seat: object, card: object) -> int:
     return checked
 
 
-def card_played(state: Any, seat: int, card: Card) -> Any:
+def card_played(state: TS, seat: int, card: Card) -> TS:
     """Evolve: the card leaves the seat's hand for the trick."""
     hand = remove_cards(state.hands[seat], (card,))
     return replace(

@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from marshmallow import Schema, ValidationError, fields, validate
 
-ALL_SUITS = (
-    "clover",
-    "cross",
-    "harp",
-    "snake",
-    "red",
-    "yellow",
-    "green",
-    "blue",
-    "spades",
-    "hearts",
-    "diamonds",
-    "clubs",
-)
+from domain.games import card_ranks, card_suits
 
 
 class StrictInteger(fields.Integer):
@@ -35,21 +25,48 @@ class StrictInteger(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+def registered_suit(value: str) -> None:
+    """A suit of a registered game's cards, looked up now: a game registered later counts."""
+    validate.OneOf(card_suits())(value)
+
+
+def registered_rank(value: int) -> None:
+    """From the lowest to the highest rank of the registered games' cards, looked up now."""
+    validate.Range(*card_ranks())(value)
+
+
 class CardSchema(Schema):
-    suit = fields.String(required=True, validate=validate.OneOf(ALL_SUITS))
-    rank = StrictInteger(required=True, validate=validate.Range(1, 15))
+    suit = fields.String(required=True, validate=registered_suit)
+    rank = StrictInteger(required=True, validate=registered_rank)
 
 
 def card_list(max_cards: int = 60, **kwargs) -> fields.List:
     return fields.List(fields.Nested(CardSchema), validate=validate.Length(max=max_cards), **kwargs)
 
 
-def name_field(**kwargs) -> fields.String:
-    """A display name: 1-64 characters, no control characters."""
-    return fields.String(
-        validate=[
-            validate.Length(1, 64),
-            validate.Regexp(r"^[^\x00-\x1f\x7f]+$", error="Must not contain control characters."),
-        ],
-        **kwargs,
+class Name(fields.String):
+    """A display name as people see it: NFC-normalised and trimmed, 1-64 characters, with no
+    control characters, line or paragraph separators or bidirectional controls (which could make
+    a name read as something else, or break the lines of whoever shows it), and not blank."""
+
+    FORBIDDEN = re.compile(
+        "[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]"
     )
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not 1 <= len(text) <= 64:
+            raise ValidationError("Must be 1-64 characters.")
+        if self.FORBIDDEN.search(text):
+            raise ValidationError(
+                "Must not contain control characters, line separators or bidirectional controls."
+            )
+        name = unicodedata.normalize("NFC", text).strip()
+        if not name:
+            raise ValidationError("Must not be blank.")
+        return name
+
+
+def name_field(**kwargs) -> fields.String:
+    """A display name: see `Name`."""
+    return Name(**kwargs)

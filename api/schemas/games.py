@@ -28,8 +28,14 @@ class SeatSchema(Schema):
             raise ValidationError("only a bot seat has a level", "level")
 
 
+def registered_game_type(value: str) -> None:
+    """Read from the registry when validating: a game registered later is served too."""
+    if value not in GAME_TYPES:
+        raise ValidationError(f"Must be one of: {', '.join(sorted(GAME_TYPES))}.")
+
+
 class CreateGameSchema(Schema):
-    type = fields.String(required=True, validate=validate.OneOf(sorted(GAME_TYPES)))
+    type = fields.String(required=True, validate=registered_game_type)
     seats = fields.List(
         fields.Nested(SeatSchema), required=True, validate=validate.Length(1, MAX_SEATS)
     )
@@ -45,6 +51,7 @@ class DeckOptionsSchema(Schema):
 
 class JoinSchema(Schema):
     name = name_field(required=True)
+    invite = fields.String(required=True, validate=validate.Length(1, 256))
 
 
 class ActionSchema(Schema):

@@ -1,46 +1,61 @@
-"""Helpers for the Ouroboros Trick tests: build states, apply commands, play whole games."""
+"""Helpers for the Ouroboros Trick tests: cards by short names, and a game's past as events."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 
 from domain.decider import Event
 from domain.games.ouroboros_trick import GAME
-from domain.games.ouroboros_trick.events import Discard
-from domain.games.ouroboros_trick.state import State, initial_state
-from tests.domain import support
+from domain.games.ouroboros_trick.events import (
+    CardPlayed,
+    CardsDiscarded,
+    Discard,
+    DiscardAwaited,
+    TrickWon,
+)
+from domain.tricks import PlayCard
+from tests.domain import decider_spec, support
 
 card = support.card_reader({"r": "red", "y": "yellow", "g": "green", "b": "blue"})
 """'r7' -> red 7, 'y12' -> yellow 12 (suits by their initial)."""
 cards = support.cards_reader(card)
-step = partial(support.step, GAME)
+given = partial(decider_spec.given, GAME)
 command_for = partial(support.command_for, GAME)
 play_bot_game = partial(support.play_bot_game, GAME)
 
 
-def dealt(players: int, seed: int = 0, first_leader: int = 0, options: dict | None = None) -> State:
-    """A game just dealt from a deck shuffled with `seed`."""
-    return support.dealt(GAME, players, seed, first_leader, options or {})
+def deal(players: int, seed: int = 0, first_leader: int = 0) -> list[Event]:
+    """The events of a deal of the deck shuffled with `seed`."""
+    return support.shuffled_deal(GAME, players, seed, first_leader)
 
 
-def playing(hands: list[str], leader: int = 0, pools: list[str] | None = None, **fields) -> State:
-    """A game in its play phase with the given hands and pools, e.g. ['r1 r2', 'y3 y4']."""
-    state = initial_state(len(hands), None)
-    return replace(
-        state,
-        phase="playing",
-        hands=tuple(cards(hand) for hand in hands),
-        pools=tuple(cards(pool) for pool in (pools or [""] * len(hands))),
-        leader=leader,
-        **fields,
-    )
+def playing(hands: list[str], leader: int = 0) -> list[Event]:
+    """A deal of these hands, e.g. ['r1 r2', 'y3 y4'] (O1's 12 cards each are not checked)."""
+    return support.deal_of([cards(hand) for hand in hands], leader=leader)
 
 
-def play_all(state: State, texts: list[str]) -> tuple[State, list[Event]]:
-    """Plays the given cards in turn order from the seat to play; returns every event."""
-    return support.play_all(GAME, state, [card(text) for text in texts])
+def played(seat: int, text: str) -> CardPlayed:
+    return CardPlayed(seat, card(text))
 
 
-def discard(state: State, seat: int, text: str) -> tuple[State, list[Event]]:
-    return step(state, Discard(seat=seat, cards=cards(text)))
+def trick(texts: str, leader: int, winner: int, discarding: str = "") -> list[Event]:
+    """A whole earlier trick at three seats: these cards played from `leader` on, its winner
+    pooling them and asked to discard as many cards as the lowest rank in it (O4), then, if
+    named, the cards it chose to discard."""
+    plays = [played((leader + i) % 3, text) for i, text in enumerate(texts.split())]
+    lowest = min(card(text).rank for text in texts.split())
+    owed = [TrickWon(winner, cards(texts), lowest), DiscardAwaited(winner, lowest)]
+    return [*plays, *owed, *([discarded(winner, discarding)] if discarding else [])]
+
+
+def discarded(seat: int, texts: str) -> CardsDiscarded:
+    """A discard the seat chose."""
+    return CardsDiscarded(seat, cards(texts), forced=False)
+
+
+def play(seat: int, text: str) -> PlayCard:
+    return PlayCard(seat, card(text))
+
+
+def discard(seat: int, texts: str) -> Discard:
+    return Discard(seat, cards(texts))

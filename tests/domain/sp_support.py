@@ -1,20 +1,27 @@
-"""Helpers for the Saint Poker tests: cards by name, fixed decks, states, whole rounds."""
+"""Helpers for the Saint Poker tests: cards by name, fixed decks, and a game's past as events."""
 
 from __future__ import annotations
 
-import random
-from dataclasses import replace
 from functools import partial
 
 from domain.cards import Card
-from domain.decider import Automatic, Deal, Event
+from domain.decider import Automatic, Event
 from domain.games.saint_poker import GAME
-from domain.games.saint_poker.events import CommitRiverCard, PickUp, RevealCards
-from domain.games.saint_poker.state import DECK, FUTURE_RIVER_SIZES, HAND_SIZE, State
-from tests.domain import support
+from domain.games.saint_poker.events import (
+    CardsRevealed,
+    CommitRiverCard,
+    PickUp,
+    RevealCards,
+    RiverCompleted,
+    RoundScored,
+    RoundStarted,
+)
+from domain.games.saint_poker.state import DECK, FUTURE_RIVER_SIZES, HAND_SIZE
+from tests.domain import decider_spec, support
 
 SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 RANKS = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+SCORE = Automatic("scoring")
 
 
 def card(text: str) -> Card:
@@ -24,6 +31,8 @@ def card(text: str) -> Card:
 
 
 cards = support.cards_reader(card)
+given = partial(decider_spec.given, GAME)
+command_for = partial(support.command_for, GAME)
 
 
 def name_of(c: Card) -> str:
@@ -49,50 +58,35 @@ def fixed_deck(hands: list[str], future_river: str = "", deck: str = "") -> tupl
     return tuple(order)
 
 
-step = partial(support.step, GAME)
-command_for = partial(support.command_for, GAME)
+def deal(players: int, seed: int = 0) -> list[Event]:
+    """The events of a deal of the deck shuffled with `seed`."""
+    return support.shuffled_deal(GAME, players, seed)
 
 
-def deal(players: int, deck: tuple[Card, ...]) -> tuple[State, list[Event]]:
-    return step(GAME.new_game(players, {}), Deal(deck, "salt", 0))
-
-
-def dealt(players: int, seed: int = 0) -> State:
-    deck = list(DECK)
-    random.Random(seed).shuffle(deck)
-    return deal(players, tuple(deck))[0]
-
-
-def commit_all(state: State, texts: list[str]) -> tuple[State, list[Event]]:
-    return support.steps(GAME, state, (CommitRiverCard(s, card(t)) for s, t in enumerate(texts)))
-
-
-def reveal_all(state: State, texts: list[str]) -> tuple[State, list[Event]]:
-    return support.steps(GAME, state, (RevealCards(s, cards(t)) for s, t in enumerate(texts)))
-
-
-def score(state: State) -> tuple[State, list[Event]]:
-    return step(state, Automatic("scoring"))
-
-
-def pick_in_order(state: State, texts: list[str]) -> tuple[State, list[Event]]:
-    """Each card picked up by the seat whose turn it is."""
-    events: list[Event] = []
-    for text in texts:
-        state, new = step(state, PickUp(GAME.to_act(state)[0], card(text)))
-        events += new
-    return state, events
-
-
-def scoring_state(round_number: int, river: str, revealed: list[str], points=None) -> State:
-    """A round waiting for its scoring, with the given river and revealed cards."""
+def round_to_score(
+    round_number: int, river: str, revealed: list[str], points=None, future_river: str = ""
+) -> list[Event]:
+    """A round waiting for its scoring: the seats have `points` from the rounds before, the
+    river came complete as `river` (P2) and each seat revealed `revealed[seat]`."""
     players = len(revealed)
-    state = GAME.new_game(players, {})
-    return replace(
-        state,
-        phase="scoring",
-        round=round_number,
-        river=cards(river),
-        revealed=tuple(cards(text) for text in revealed),
-        points=tuple(points or (0,) * players),
-    )
+    size = FUTURE_RIVER_SIZES[players]
+    earlier = [RoundScored(round_number - 1, (), tuple(points), ())] if points else []
+    return [
+        *support.deal_of([()] * players),
+        *earlier,
+        RoundStarted(round_number, cards(river)[:size], cards(future_river)),
+        RiverCompleted(round_number, cards(river)[size:]),
+        CardsRevealed(round_number, tuple(cards(text) for text in revealed)),
+    ]
+
+
+def commit_all(texts: list[str]) -> list[CommitRiverCard]:
+    return [CommitRiverCard(seat, card(text)) for seat, text in enumerate(texts)]
+
+
+def reveal_all(texts: list[str]) -> list[RevealCards]:
+    return [RevealCards(seat, cards(text)) for seat, text in enumerate(texts)]
+
+
+def pick(seat: int, text: str) -> PickUp:
+    return PickUp(seat, card(text))

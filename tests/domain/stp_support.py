@@ -1,61 +1,92 @@
-"""Helpers for the St Patrick tests: cards by short names, states in a given phase, commands."""
+"""Helpers for the St Patrick tests: cards by short names, and a game's past as events."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from functools import partial
 
 from domain.cards import Card
-from domain.decider import Automatic, Deal, Event
+from domain.decider import Event
 from domain.games.st_patrick import GAME
 from domain.games.st_patrick.commands import PassRelics, TakeRelics
-from domain.games.st_patrick.state import State, deck, initial_state
-from tests.domain import support
+from domain.games.st_patrick.events import (
+    CardPlayed,
+    HuntStarted,
+    RelicPhaseStarted,
+    RelicsCursed,
+    RelicsTaken,
+    RoundScored,
+    TrickWon,
+)
+from domain.games.st_patrick.state import DECK, RELICS, START_LIFE, total_bites
+from domain.tricks import PlayCard
+from tests.domain import decider_spec, support
 
 card = support.card_reader({"c": "clover", "x": "cross", "h": "harp", "s": "snake"})
 """'c7' -> clover 7 (St Patrick), 'x7' cross 7, 'h7' harp 7, 's9' snake 9."""
 cards = support.cards_reader(card)
-step = partial(support.step, GAME)
-steps = partial(support.steps, GAME)
+given = partial(decider_spec.given, GAME)
 command_for = partial(support.command_for, GAME)
 
 
-def new_game(players: int, **options) -> State:
-    return GAME.new_game(players, {**GAME.options, **options})
-
-
 def shuffled(seed: int) -> tuple[Card, ...]:
-    cards_ = list(deck())
-    random.Random(seed).shuffle(cards_)
-    return tuple(cards_)
+    return tuple(random.Random(seed).sample(DECK, len(DECK)))
 
 
-def dealt(players: int, the_deck: tuple[Card, ...] | None = None, **fields) -> State:
-    """A game just dealt from `the_deck` (default: a fixed shuffle), with `fields` set before
-    the deal (e.g. life for a later round, round=1 for round 2)."""
-    state = replace(new_game(players), **fields)
-    return step(state, Deal(the_deck or shuffled(0), "salt", 0))[0]
+def dealt(hands: list[str], round_number: int = 1) -> list[Event]:
+    """A deal of these hands (e.g. ['c7 s1', 'x1 s2']; S2's whole deck is not checked)."""
+    return support.deal_of([cards(hand) for hand in hands], round_number=round_number)
 
 
-def in_relics(hands: list[str], starter: int, **fields) -> State:
-    """A relic phase with these hands (the passing done), `starter` to act first."""
-    state = initial_state(len(hands))
-    return replace(
-        state,
-        round=1,
-        phase="relics",
-        hands=tuple(cards(hand) for hand in hands),
-        relic_turn=starter,
-        **fields,
-    )
+def round_scored(life: tuple[int, ...]) -> RoundScored:
+    """Round 1 scored, leaving this life (its other figures do not matter to what follows)."""
+    changes = tuple(have - START_LIFE for have in life)
+    nothing = (0,) * len(life)
+    return RoundScored(1, nothing, nothing, changes, life, None, False)
 
 
-def hunting(hands: list[str], leader: int, **fields) -> State:
-    """A hunt with these hands, `leader` to lead the next trick."""
-    state = initial_state(len(hands), fields.pop("first_lead_snake_allowed", True))
-    fields = {"round": 1, "phase": "playing", **fields}
-    return replace(state, hands=tuple(cards(hand) for hand in hands), leader=leader, **fields)
+def relics(starter: int, held: tuple[int, ...] = (), number: int = 1) -> list[Event]:
+    """A relic phase from `starter` in which each seat took `held[seat]` relics (S4)."""
+    events: list[Event] = [RelicPhaseStarted(number, starter)]
+    left = RELICS
+    for seat, count in enumerate(held):
+        if count:
+            left -= count
+            events.append(RelicsTaken(seat, count, left))
+    return events
+
+
+def hunt(leader: int, held: tuple[int, ...] = (), special: bool = False) -> list[Event]:
+    """The relic phase (as `relics`), then the hunt led by `leader` (S7, or S6's special)."""
+    return [*relics(leader, held), HuntStarted(leader, special)]
+
+
+def played(seat: int, text: str) -> CardPlayed:
+    return CardPlayed(seat, card(text))
+
+
+def trick(texts: str, leader: int, winner: int) -> list[Event]:
+    """A whole earlier trick at three seats: these cards played from `leader` on, then won."""
+    plays = [played((leader + i) % 3, text) for i, text in enumerate(texts.split())]
+    return [*plays, won(winner, texts)]
+
+
+def won(seat: int, texts: str) -> TrickWon:
+    return TrickWon(seat, cards(texts), total_bites(cards(texts)))
+
+
+def round_to_score(life: tuple[int, ...], held: tuple[int, ...], taken: list[str]) -> list[Event]:
+    """A round over and waiting for its scoring: a curse left this life (S5), then the seats
+    held these relics, and seat s won the cards `taken[s]` (its bite cards lie face up), the
+    last trick emptying every hand."""
+    no_hands = [""] * len(life)
+    cursed = RelicsCursed(1, tuple(START_LIFE - have for have in life), life)
+    tricks = [won(seat, text) for seat, text in enumerate(taken)]
+    return [*dealt(no_hands), cursed, *relics(0, held, number=2), HuntStarted(0, False), *tricks]
+
+
+def play(seat: int, text: str) -> PlayCard:
+    return PlayCard(seat, card(text))
 
 
 def take(seat: int, count: int) -> TakeRelics:
@@ -64,12 +95,3 @@ def take(seat: int, count: int) -> TakeRelics:
 
 def decline(seat: int) -> PassRelics:
     return PassRelics(seat)
-
-
-def play(state: State, texts: list[str]) -> tuple[State, list[Event]]:
-    """Plays the given cards in turn order from the seat to play; returns every event."""
-    return support.play_all(GAME, state, [card(text) for text in texts])
-
-
-def score(state: State) -> tuple[State, list[Event]]:
-    return step(state, Automatic(GAME.automatic(state) or "scoring"))

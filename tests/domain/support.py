@@ -1,14 +1,15 @@
 """Helpers every game's tests share, each taking the game (its `GAME`) first: cards by short
-names, commands applied to states, API actions turned into commands, whole bot games."""
+names, deals as events, API actions turned into commands, whole bot games."""
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from domain.cards import Card
 from domain.codec import from_json, to_json
+from domain.dealing import deal_events
 from domain.decider import Deal, Event, fold
 from domain.game_type import GameType
 
@@ -52,41 +53,35 @@ def visible_cards(value) -> set[Card]:
     return {Card(suit, rank) for suit, rank in visible_pairs(value)}
 
 
+def deal_of(
+    hands: Sequence[tuple[Card, ...]],
+    rest: tuple[Card, ...] = (),
+    leader: int | None = None,
+    round_number: int = 1,
+) -> list[Event]:
+    """The events of a deal that gave each seat these cards (seat 0 first) and left `rest` in
+    the deck: what domain.dealing makes of a deck in that order."""
+    deck = tuple(card for hand in hands for card in hand) + rest
+    return deal_events(round_number, deck, "salt", tuple(len(hand) for hand in hands), leader)
+
+
+def shuffled_deal(game: GameType, players: int, seed: int, first_leader: int = 0) -> list[Event]:
+    """The events the game decides for a deal of its deck shuffled with `seed`."""
+    state = game.new_game(players, {})
+    deck = list(game.cards_to_deal(state) or ())
+    random.Random(seed).shuffle(deck)
+    return game.decide(state, Deal(tuple(deck), "salt", first_leader))
+
+
 def step(game: GameType, state, command) -> tuple[object, list[Event]]:
     events = game.decide(state, command)
     return fold(game.evolve, state, events), events
-
-
-def steps(game: GameType, state, commands: Iterable) -> tuple[object, list[Event]]:
-    every: list[Event] = []
-    for command in commands:
-        state, events = step(game, state, command)
-        every += events
-    return state, every
-
-
-def play_all(game: GameType, state, cards: Iterable[Card]) -> tuple[object, list[Event]]:
-    """Plays the given cards in turn order from the seat to play; returns every event."""
-    every: list[Event] = []
-    for card in cards:
-        command = game.commands["play_card"](seat=game.to_act(state)[0], card=card)
-        state, events = step(game, state, command)
-        every += events
-    return state, every
 
 
 def command_for(game: GameType, seat: int, action: dict):
     """What the service does: an API action dict -> the game's command, through the codec."""
     fields = {key: value for key, value in action.items() if key != "type"}
     return from_json(game.commands[action["type"]], {"seat": seat, **fields})
-
-
-def dealt(game: GameType, players: int, seed: int, first_leader: int, options: dict):
-    """A game just dealt from its deck shuffled with `seed`."""
-    state = game.new_game(players, {**game.options, **options})
-    deck = list(game.cards_to_deal(state) or ())
-    random.Random(seed).shuffle(deck)
-    return step(game, state, Deal(tuple(deck), "salt", first_leader))[0]
 
 
 def play_bot_game(
@@ -104,6 +99,17 @@ def play_bot_game(
         state, new = step(game, state, command_for(game, seat, action))
         events += new
     return state, events
+
+
+def for_each_seed(seeds: Iterable[int], play: Callable[[int], object]) -> None:
+    """A game played per seed (deterministic, unlike a drawn seed): a failure names its seed,
+    so that game can be replayed alone."""
+    for seed in seeds:
+        try:
+            play(seed)
+        except Exception as error:
+            error.add_note(f"seed {seed}")
+            raise
 
 
 def survives_storage(game: GameType, event: Event) -> bool:

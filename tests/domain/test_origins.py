@@ -19,9 +19,10 @@ GAMES = sorted(GAME_TYPES)
 def test_every_event_of_every_game_has_an_origin(game_id):
     game = GAME_TYPES[game_id]
     origins = {name: event_origin(game, name) for name in [*TABLE_EVENTS, *game.events]}
-    assert set(origins.values()) <= {"setup", "choice", "deal", "derived"}
+    assert set(origins.values()) <= {"setup", "choice", "timeout", "deal", "derived"}
     assert origins["TableCreated"] == origins["FixedDecksChosen"] == "setup"
-    assert origins["SeatJoined"] == "choice"
+    assert origins["SeatJoined"] == origins["SeatLeft"] == "choice"
+    assert origins["TurnTimedOut"] == "timeout"
     assert {name for name, origin in origins.items() if origin == "deal"} == DEAL_EVENTS
     assert origins["GameEnded"] == "derived"
 

@@ -9,7 +9,17 @@ import pytest
 from domain.games.ouroboros_trick import GAME
 from domain.games.ouroboros_trick.bots import basic_bot, choose_discard, choose_play
 from domain.tricks import Play
-from tests.domain.ouro_support import card, cards, dealt, discard, play_all, play_bot_game, playing
+from tests.domain.ouro_support import (
+    card,
+    cards,
+    deal,
+    discard,
+    discarded,
+    given,
+    play_bot_game,
+    playing,
+    trick,
+)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -58,11 +68,10 @@ def test_the_basic_bot_discards_its_lowest_cards():
 
 
 def test_a_bot_acts_from_the_seats_view_alone():
-    state = dealt(3, seed=9)
+    state = given(deal(3, seed=9)).state
     action = basic_bot(GAME.view(state, 0), random.Random(0))
     assert action["type"] == "play_card"
-    state = playing(["r6 y1 y2 y3", "r9 g1 g2 g3", "r2 b1 b2"])
-    state, _ = play_all(state, ["r6", "r9", "r2"])
-    action = basic_bot(GAME.view(state, 1), random.Random(0))
+    owing = given(playing(["r6 y1 y2 y3", "r9 g1 g2 g3", "r2 b1 b2"]), trick("r6 r9 r2", 0, 1))
+    action = basic_bot(GAME.view(owing.state, 1), random.Random(0))
     assert action == {"type": "discard", "cards": [c.to_json() for c in cards("g1 g2")]}
-    discard(state, 1, "g1 g2")  # and it is legal
+    owing.when(discard(1, "g1 g2")).then(discarded(1, "g1 g2"))  # and it is legal

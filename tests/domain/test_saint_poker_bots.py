@@ -9,7 +9,7 @@ import pytest
 from domain.games.saint_poker import GAME
 from domain.games.saint_poker.bots import basic_bot, choose_commit, choose_pick, choose_reveal
 from domain.selfplay import play_out
-from tests.domain.sp_support import card, cards, dealt
+from tests.domain.sp_support import card, cards, deal, given
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -51,7 +51,7 @@ def test_the_basic_bot_picks_up_the_card_that_pairs_its_hand():
 
 
 def test_a_bot_acts_from_the_seats_view_alone():
-    state = dealt(3, seed=9)
+    state = given(deal(3, seed=9)).state
     action = basic_bot(GAME.view(state, 1), random.Random(0))
     assert action["type"] == "commit_river_card"
     assert action["card"] in GAME.view(state, 1)["you"]["hand"]

@@ -2,76 +2,71 @@
 
 from __future__ import annotations
 
-import pytest
-
 from domain.decider import Automatic, Deal, GameFinished, GameNotStarted, IllegalAction
 from domain.games.saint_poker import GAME
 from domain.games.saint_poker.events import CommitRiverCard, PickUp, RevealCards
 from domain.games.saint_poker.state import DECK
-from tests.domain.sp_support import dealt, scoring_state, step
-
-
-def refused(state, command, error=IllegalAction) -> str:
-    with pytest.raises(error) as caught:
-        GAME.decide(state, command)
-    return caught.value.message
+from tests.domain.sp_support import SCORE, deal, given, round_to_score
 
 
 def test_nothing_but_a_deal_is_accepted_before_the_deal():
-    state = GAME.new_game(3, {})
-    assert GAME.to_act(state) == () and GAME.view(state, 0)["phase"] == "dealing"
-    assert GAME.cards_to_deal(state) == DECK
-    refused(state, CommitRiverCard(0, DECK[0]), GameNotStarted)
+    not_dealt = given(players=3)
+    assert GAME.to_act(not_dealt.state) == ()
+    assert GAME.view(not_dealt.state, 0)["phase"] == "dealing"
+    assert GAME.cards_to_deal(not_dealt.state) == DECK
+    not_dealt.when(CommitRiverCard(0, DECK[0])).then_refused(GameNotStarted)
 
 
 def test_a_deal_must_be_exactly_the_52_cards_and_happens_once():
-    state = GAME.new_game(2, {})
-    refused(state, Deal(DECK[:-1], "s", 0))
-    refused(state, Deal(DECK[:-1] + DECK[:1], "s", 0))
-    dealt_state = step(state, Deal(DECK, "s", 0))[0]
-    assert GAME.cards_to_deal(dealt_state) is None
-    refused(dealt_state, Deal(DECK, "s", 0))
+    not_dealt = given(players=2)
+    not_dealt.when(Deal(DECK[:-1], "s", 0)).then_refused(IllegalAction, "52")
+    not_dealt.when(Deal(DECK[:-1] + DECK[:1], "s", 0)).then_refused(IllegalAction, "52")
+    dealt = not_dealt.when(Deal(DECK, "s", 0))
+    assert GAME.cards_to_deal(dealt.state) is None
+    dealt.when(Deal(DECK, "s", 0)).then_refused(IllegalAction, "already")
 
 
 def test_a_seat_commits_only_a_card_it_holds_and_only_while_committing():
-    state = dealt(3, seed=2)
-    other = state.hands[1][0]
-    message = refused(state, CommitRiverCard(0, other))
-    assert "you do not hold" in message
-    refused(state, CommitRiverCard(7, state.hands[0][0]))
-    refused(state, RevealCards(0, state.hands[0][:2]))
-    refused(state, PickUp(0, state.river[0]))
+    dealt = given(deal(3, seed=2))
+    hands, river = dealt.state.hands, dealt.state.river
+    dealt.when(CommitRiverCard(0, hands[1][0])).then_refused(IllegalAction, "you do not hold")
+    dealt.when(CommitRiverCard(7, hands[0][0])).then_refused()
+    dealt.when(RevealCards(0, hands[0][:2])).then_refused(IllegalAction, "river is complete")
+    dealt.when(PickUp(0, river[0])).then_refused(IllegalAction, "after a round is scored")
 
 
 def test_a_reveal_is_two_different_cards_held_by_the_seat():
-    state = dealt(2, seed=3)
-    state, _ = step(state, CommitRiverCard(0, state.hands[0][0]))
-    state, _ = step(state, CommitRiverCard(1, state.hands[1][0]))
-    hand = state.hands[0]
-    assert "exactly 2" in refused(state, RevealCards(0, hand[:3]))
-    assert "more than once" in refused(state, RevealCards(0, (hand[0], hand[0])))
-    refused(state, RevealCards(0, (hand[0], state.hands[1][0])))
-    refused(state, CommitRiverCard(0, hand[0]))
-    state, _ = step(state, RevealCards(0, hand[:2]))
-    assert "cannot be changed" in refused(state, RevealCards(0, state.hands[0][:2]))
+    dealt = given(deal(2, seed=3))
+    hands = dealt.state.hands
+    revealing = dealt.when_all(CommitRiverCard(0, hands[0][0]), CommitRiverCard(1, hands[1][0]))
+    hand = revealing.state.hands[0]
+    revealing.when(RevealCards(0, hand[:3])).then_refused(IllegalAction, "exactly 2")
+    twice = RevealCards(0, (hand[0], hand[0]))
+    revealing.when(twice).then_refused(IllegalAction, "more than once")
+    revealing.when(RevealCards(0, (hand[0], hands[1][1]))).then_refused(IllegalAction, "hold")
+    revealing.when(CommitRiverCard(0, hand[0])).then_refused(IllegalAction, "start of a round")
+    chosen = revealing.when(RevealCards(0, hand[:2]))
+    again = chosen.when(RevealCards(0, chosen.state.hands[0][:2]))
+    again.then_refused(IllegalAction, "cannot be changed")
 
 
 def test_scoring_happens_only_in_the_scoring_phase_and_ends_the_game_after_round_8():
-    state = dealt(2, seed=4)
-    refused(state, Automatic("scoring"))
-    refused(state, Automatic("something else"))
-    final, _ = step(scoring_state(8, "2c 7d 9h Js 4s", ["Ac Ad", "Ah Kh"]), Automatic("scoring"))
-    refused(final, Automatic("scoring"), GameFinished)
-    assert GAME.legal_actions(final, 0) == [] and GAME.automatic(final) is None
+    dealt = given(deal(2, seed=4))
+    dealt.when(SCORE).then_refused(IllegalAction, "no round to score")
+    dealt.when(Automatic("something else")).then_refused(IllegalAction)
+    final = given(round_to_score(8, "2c 7d 9h Js 4s", ["Ac Ad", "Ah Kh"])).when(SCORE)
+    final.when(SCORE).then_refused(GameFinished)
+    assert GAME.legal_actions(final.state, 0) == [] and GAME.automatic(final.state) is None
 
 
 def test_legal_actions_follow_the_phase():
-    state = dealt(2, seed=5)
-    (template,) = GAME.legal_actions(state, 0)
+    dealt = given(deal(2, seed=5))
+    (template,) = GAME.legal_actions(dealt.state, 0)
     assert template["type"] == "commit_river_card" and len(template["cards"]) == 10
-    state, _ = step(state, CommitRiverCard(0, state.hands[0][0]))
+    one_committed = dealt.when(CommitRiverCard(0, dealt.state.hands[0][0]))
+    state = one_committed.state
     assert GAME.legal_actions(state, 0) == [] and GAME.legal_actions(state, 5) == []
-    state, _ = step(state, CommitRiverCard(1, state.hands[1][0]))
-    (template,) = GAME.legal_actions(state, 1)
+    revealing = one_committed.when(CommitRiverCard(1, state.hands[1][0]))
+    (template,) = GAME.legal_actions(revealing.state, 1)
     assert template["type"] == "reveal_cards" and template["count"] == 2
     assert len(template["cards"]) == 9

@@ -7,8 +7,7 @@ import json
 import random
 from dataclasses import replace
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+import pytest
 
 from domain.codec import from_json, to_json
 from domain.game_type import Bot, GameType
@@ -25,7 +24,7 @@ from domain.games.saint_poker.events import (
 from domain.games.saint_poker.state import DECK, State
 from domain.selfplay import bot_table, play_out, steps
 from domain.table_view import view_table
-from tests.domain.support import survives_storage, visible_pairs
+from tests.domain.support import for_each_seed, survives_storage, visible_pairs
 
 ALL_CARDS = frozenset(DECK)
 
@@ -149,13 +148,20 @@ def play_and_check(players: int, seed: int, levels: list[str]) -> None:
     assert ended.winners == tuple(s for s in range(players) if totals[s] == best)
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
-@given(players=st.sampled_from([2, 3, 4, 5]), seed=st.integers(0, 2**32 - 1))
-def test_random_complete_games_keep_every_invariant(players, seed):
+GAMES_PER_TABLE_SIZE = 250  # 1,000 games in all
+
+
+def levels_for(players: int, seed: int) -> list[str]:
     levels = ["random"] * players
     if seed % 4 == 0:  # a basic seat in a quarter of the games (it is the slower bot)
-        levels[seed % players] = "basic"
-    play_and_check(players, seed, levels)
+        levels[seed // 4 % players] = "basic"
+    return levels
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_complete_games_keep_every_invariant(players):
+    seeds = range(players * 10_000, players * 10_000 + GAMES_PER_TABLE_SIZE)
+    for_each_seed(seeds, lambda seed: play_and_check(players, seed, levels_for(players, seed)))
 
 
 def test_every_event_of_a_whole_game_survives_the_codec_unchanged():

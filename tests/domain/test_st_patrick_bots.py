@@ -6,12 +6,13 @@ import random
 
 import pytest
 
+from domain.decider import Deal
 from domain.games.st_patrick import GAME
 from domain.games.st_patrick.bots import basic_bot, choose_play, relics_to_take
-from domain.games.st_patrick.state import deck
+from domain.games.st_patrick.state import DECK
 from domain.selfplay import bot_table, play_out, steps
 from domain.tricks import Play
-from tests.domain.stp_support import card, cards, dealt, in_relics
+from tests.domain.stp_support import card, cards, dealt, given, relics
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -40,8 +41,8 @@ def test_the_basic_bot_wins_more_often_than_a_random_bot():
 
 def test_the_basic_bot_passes_its_most_dangerous_cards():
     hand = cards("x7 s9 c1 c2 c3 c4 c5 c6 c8 c9 h1 h2")
-    rest = tuple(c for c in deck() if c not in hand)
-    state = dealt(3, hand + rest)  # seat 0 gets the first 12 cards
+    rest = tuple(c for c in DECK if c not in hand)
+    state = given(players=3).when(Deal(hand + rest, "salt", 0)).state  # seat 0: the first 12
     action = basic_bot(GAME.view(state, 0), random.Random(0))
     assert action == {"type": "pass_cards", "cards": [card("x7").to_json()]}
 
@@ -51,7 +52,7 @@ def test_the_basic_bot_takes_relics_for_the_bites_its_hand_will_take_but_never_t
     assert relics_to_take(risky, players=3, held=0, left=15) >= 5
     assert relics_to_take(list(cards("c1 c2 s1")), players=3, held=0, left=15) == 0
     assert relics_to_take(risky, players=3, held=0, left=4) == 1  # the pile nearly empty
-    state = in_relics(["s9 s8 x7 c7", "c1", "c2"], starter=0)
+    state = given(dealt(["s9 s8 x7 c7", "c1", "c2"]), relics(starter=0)).state
     action = basic_bot(GAME.view(state, 0), random.Random(0))
     assert action["type"] == "take_relics" and action["count"] >= 3
 

@@ -8,20 +8,18 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from domain.cards import Card
 from domain.codec import from_json, to_json
 from domain.decider import Automatic, Deal, IllegalAction, fold
 from domain.games.st_patrick import GAME
 from domain.games.st_patrick import events as ev
-from domain.games.st_patrick.commands import PlayCard
-from domain.games.st_patrick.state import State, deck
+from domain.games.st_patrick.state import DECK, State
 from domain.selfplay import bot_table, steps
 from domain.templates import action_from_template
+from domain.tricks import PlayCard
 from tests.domain.stp_support import command_for
-from tests.domain.support import survives_storage, visible_pairs
+from tests.domain.support import for_each_seed, survives_storage, visible_pairs
 
 MAX_DECISIONS = 20_000
 
@@ -67,7 +65,7 @@ class Referee:
             self.check_round(event)
 
     def check_round(self, event: ev.RoundScored) -> None:
-        assert sum(self.bites) == 15 and sorted(self.won) == sorted(deck())  # every card played
+        assert sum(self.bites) == 15 and sorted(self.won) == sorted(DECK)  # every card played
         pairs = list(zip(self.bites, self.held, strict=True))
         if self.special:  # S6
             expected = [1 if bites <= held else 0 for bites, held in pairs]
@@ -82,7 +80,7 @@ class Referee:
         self.rounds += 1
 
 
-DECK = frozenset(deck())
+EVERY_CARD = frozenset(DECK)
 
 
 def conserved(state: State, played_this_round: list) -> None:
@@ -93,7 +91,7 @@ def conserved(state: State, played_this_round: list) -> None:
     pending = [c for cs in state.passed if cs for c in cs] if state.phase == "passing" else []
     held = [c for hand in state.hands for c in hand]
     every = held + pending + [play.card for play in state.trick] + played_this_round
-    assert len(every) == len(DECK) and set(every) == DECK
+    assert len(every) == len(EVERY_CARD) and set(every) == EVERY_CARD
 
 
 def known_to(state: State, seat: int | None) -> set[tuple[str, int]]:
@@ -168,14 +166,15 @@ def play_random_game(players: int, seed: int, snake_lead: bool) -> Referee:
     return referee
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
-@given(
-    players=st.sampled_from([3, 4]),
-    seed=st.integers(0, 2**32 - 1),
-    snake_lead=st.booleans(),
-)
-def test_random_complete_games_keep_every_invariant(players, seed, snake_lead):
-    play_random_game(players, seed, snake_lead)
+GAMES_PER_SETUP = 250  # 1,000 games in all
+
+
+@pytest.mark.parametrize("snake_lead", [True, False])
+@pytest.mark.parametrize("players", [3, 4])
+def test_random_complete_games_keep_every_invariant(players, snake_lead):
+    first = players * 10_000 + snake_lead * 1_000
+    seeds = range(first, first + GAMES_PER_SETUP)
+    for_each_seed(seeds, lambda seed: play_random_game(players, seed, snake_lead))
 
 
 def test_every_event_and_state_of_whole_bot_games_survives_the_codec_unchanged():

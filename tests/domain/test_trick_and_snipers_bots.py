@@ -9,7 +9,7 @@ import pytest
 from domain.games.trick_and_snipers import GAME
 from domain.games.trick_and_snipers.bots import basic_bot, choose_pass, choose_play
 from domain.tricks import Play
-from tests.domain.tns_support import card, cards, dealt, play_bot_game
+from tests.domain.tns_support import card, cards, deal, given, play_bot_game
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -54,6 +54,6 @@ def test_the_basic_bot_passes_unprotected_7s_first():
 
 
 def test_a_bot_acts_from_the_seats_view_alone():
-    state = dealt(3, seed=9)
+    state = given(deal(3, seed=9)).state
     action = basic_bot(GAME.view(state, 1), random.Random(0))
     assert action["type"] == "pass_cards" and len(action["cards"]) == 4

@@ -10,6 +10,7 @@ ones that win tricks. (Measured against the other obvious choices in self-play.)
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from domain.cards import Card, cards_json
 from domain.game_type import Rng
@@ -17,7 +18,7 @@ from domain.templates import seat_templates
 from domain.tricks import Play, Trick
 
 
-def basic_bot(view: dict, rng: Rng) -> dict:
+def basic_bot(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
     templates = seat_templates(view)
     template = templates[0]
     cards = [Card.from_json(card) for card in template["cards"]]

@@ -1,19 +1,17 @@
-"""Ouroboros Trick commands (orders) and events (facts), with who may see each event."""
+"""Ouroboros Trick commands (orders) and events (facts), with who may see each event. The deal's
+events and GameEnded are every game's (domain.dealing, domain.outcome): imported `as`
+themselves, so this module re-exports them with the game's own."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from domain.cards import Card
-from domain.dealing import DealCommitted, DeckSealed, HandDealt
+from domain.dealing import DealCommitted as DealCommitted
+from domain.dealing import DeckSealed as DeckSealed
+from domain.dealing import HandDealt as HandDealt
 from domain.decider import Command, Event, SeatCards
-from domain.outcome import GameEnded
-
-
-@dataclass(frozen=True, slots=True)
-class PlayCard(Command):
-    seat: int
-    card: Card
+from domain.outcome import GameEnded as GameEnded
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from domain.cards import remove_cards
 from domain.dealing import hand_dealt
-from domain.dispatch import evolver
+from domain.decider import Event
+from domain.dispatch import Applier, evolver
 from domain.games.ouroboros_trick.events import (
     CardPlayed,
     CardsDiscarded,
     DealCommitted,
+    DeckSealed,
     DiscardAwaited,
     GameEnded,
     HandDealt,
@@ -69,7 +69,7 @@ def _discard_awaited(state: State, event: DiscardAwaited) -> State:
     return replace(state, phase="discarding", pending=PendingDiscard(event.seat, event.count))
 
 
-_APPLIERS: dict[type, Callable[[State, Any], State]] = {
+_APPLIERS: dict[type[Event], Applier[State]] = {
     DealCommitted: _deal_committed,
     HandDealt: hand_dealt,
     CardPlayed: _card_played,
@@ -80,4 +80,4 @@ _APPLIERS: dict[type, Callable[[State, Any], State]] = {
     GameEnded: game_ended,
 }
 
-evolve = evolver(_APPLIERS)
+evolve = evolver(_APPLIERS, ignored=(DeckSealed,))  # O1: no card is left undealt

@@ -4,21 +4,9 @@ from __future__ import annotations
 
 from domain.checks import check_held, check_seat
 from domain.dealing import checked_deck, deal_events, first_leader
-from domain.decider import (
-    Command,
-    Deal,
-    Event,
-    IllegalAction,
-    fold,
-)
-from domain.dispatch import decide_command
-from domain.games.ouroboros_trick.events import (
-    CardPlayed,
-    CardsDiscarded,
-    Discard,
-    PlayCard,
-    TrickWon,
-)
+from domain.decider import Command, Deal, Event, IllegalAction, fold
+from domain.dispatch import Handler, decide_command
+from domain.games.ouroboros_trick.events import CardPlayed, CardsDiscarded, Discard, TrickWon
 from domain.games.ouroboros_trick.evolve import evolve  # re-exported: rules = decide + evolve
 from domain.games.ouroboros_trick.processing import (
     aftermath,
@@ -27,13 +15,13 @@ from domain.games.ouroboros_trick.processing import (
     winner_discards,
 )
 from domain.games.ouroboros_trick.state import HAND_SIZE, State, deck_for
-from domain.tricks import Play, checked_play, trick_cards
+from domain.tricks import PlayCard, checked_play, trick_cards
 
 __all__ = ["decide", "evolve"]
 
 
 def decide(state: State, command: Command) -> list[Event]:
-    handlers = {PlayCard: _play, Discard: _discard}
+    handlers: dict[type[Command], Handler[State]] = {PlayCard: _play, Discard: _discard}
     return decide_command(state, command, "Ouroboros Trick", _deal, handlers)
 
 
@@ -47,15 +35,15 @@ def _play(state: State, command: PlayCard) -> list[Event]:
     if state.phase != "playing":
         raise IllegalAction("no card can be played while the trick winner is discarding")
     seat = checked_play(state, command.seat, command.card)
-    events: list[Event] = [CardPlayed(seat, command.card)]
-    trick = (*state.trick, Play(seat, command.card))
-    if len(trick) < state.players:
-        return events
-    winner = trick_winner(trick).seat
-    events.append(TrickWon(winner, trick_cards(trick), lowest_rank(trick)))
-    after = fold(evolve, state, events)
-    events += winner_discards(winner, after.hands[winner], after.pools[winner], lowest_rank(trick))
-    return events + _unless_awaited(fold(evolve, state, events))
+    card_played = CardPlayed(seat, command.card)
+    if len(state.trick) < state.players - 1:  # the trick goes on
+        return [card_played]
+    trick = evolve(state, card_played).trick
+    winner, k = trick_winner(trick).seat, lowest_rank(trick)
+    won = TrickWon(winner, trick_cards(trick), k)
+    after = fold(evolve, state, [card_played, won])
+    owed = winner_discards(winner, after.hands[winner], after.pools[winner], k)
+    return [card_played, won, *owed, *_unless_awaited(fold(evolve, after, owed))]
 
 
 def _discard(state: State, command: Discard) -> list[Event]:

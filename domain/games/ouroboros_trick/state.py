@@ -65,10 +65,6 @@ def initial_state(players: int, first_leader: int | None) -> State:
     )
 
 
-def is_terminal(state: State) -> bool:
-    return state.phase == "finished"
-
-
 def to_act(state: State) -> tuple[int, ...]:
     if state.phase == "discarding" and state.pending is not None:
         return (state.pending.seat,)

@@ -6,6 +6,8 @@ it is made. A seat also sees its own hand and the contents of its own pool; nobo
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.cards import cards_json
 from domain.game_view import game_view, you_json
 from domain.games.ouroboros_trick.state import (
@@ -14,12 +16,12 @@ from domain.games.ouroboros_trick.state import (
     sort_cards,
     to_act,
     trick_number,
-    turn,
 )
+from domain.tricks import card_turn as turn
 from domain.tricks import led_suit, playable_cards, plays_json
 
 
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if not 0 <= seat < state.players:
         return []
     hand = sort_cards(state.hands[seat])
@@ -32,7 +34,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     return []
 
 
-def view(state: State, seat: int | None = None) -> dict:
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
     pending = state.pending
     public = {
         "seats": [_seat_json(state, s) for s in range(state.players)],
@@ -49,7 +51,7 @@ def view(state: State, seat: int | None = None) -> dict:
     return game_view(state, seat, to_act(state), public, lambda s: _you(state, s))
 
 
-def _seat_json(state: State, seat: int) -> dict:
+def _seat_json(state: State, seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "hand_count": len(state.hands[seat]),
@@ -57,14 +59,14 @@ def _seat_json(state: State, seat: int) -> dict:
     }
 
 
-def _last_trick_json(last: LastTrick | None) -> dict | None:
+def _last_trick_json(last: LastTrick | None) -> dict[str, Any] | None:
     # Played face up, so public knowledge, though the cards now lie face down in a pool.
     if last is None:
         return None
     return {"winner": last.winner, "plays": plays_json(last.plays), "lowest": last.lowest}
 
 
-def _you(state: State, seat: int) -> dict:
+def _you(state: State, seat: int) -> dict[str, Any]:
     return you_json(
         seat,
         cards_json(sort_cards(state.hands[seat])),

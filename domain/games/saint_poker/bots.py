@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Any
 
 from domain.cards import Card, cards_json
 from domain.game_type import Rng
@@ -14,7 +15,7 @@ PAIR_WEIGHT = 25  # a card matching one in hand can make a pocket pair: worth mo
 SUIT_WEIGHT = 2
 
 
-def basic_bot(view: dict, rng: Rng) -> dict:
+def basic_bot(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
     templates = seat_templates(view)
     template = templates[0]
     offered = [Card.from_json(card) for card in template["cards"]]

@@ -1,14 +1,19 @@
-"""Saint Poker commands (orders) and events (facts), with who may see each event."""
+"""Saint Poker commands (orders) and events (facts), with who may see each event. The deal's
+events and GameEnded are every game's (domain.dealing, domain.outcome): imported `as`
+themselves, so this module re-exports them with the game's own."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from domain.cards import Card
-from domain.dealing import DealCommitted, DeckSealed, HandDealt
+from domain.dealing import DealCommitted as DealCommitted
+from domain.dealing import DeckSealed as DeckSealed
+from domain.dealing import HandDealt as HandDealt
 from domain.decider import Command, Event, SeatCards
 from domain.games.saint_poker.state import RankedHand
-from domain.outcome import GameEnded
+from domain.outcome import GameEnded as GameEnded
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +53,7 @@ class RiverCardCommitted(Event):
     def visible_to(self) -> tuple[int, ...] | None:
         return (self.seat,)
 
-    def redacted(self) -> dict:
+    def redacted(self) -> dict[str, Any]:
         return {"seat": self.seat}
 
 

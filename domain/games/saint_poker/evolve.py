@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from domain.cards import Card, remove_cards
 from domain.dealing import hand_dealt, undealt
-from domain.dispatch import evolver
+from domain.decider import Event
+from domain.dispatch import Applier, evolver
 from domain.games.saint_poker.events import (
     CardPickedUp,
     CardsRevealed,
@@ -116,7 +115,7 @@ def _round_ended(state: State, event: RoundEnded) -> State:
     )
 
 
-_APPLIERS: dict[type, Callable[[State, Any], State]] = {
+_APPLIERS: dict[type[Event], Applier[State]] = {
     DealCommitted: _deal_committed,
     HandDealt: hand_dealt,
     DeckSealed: _deck_sealed,

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from domain.cards import Card, remove_cards
+from domain.cards import Card
 from domain.checks import check_held, check_seat, check_secret_choice
-from domain.decider import (
-    Automatic,
-    Command,
-    Event,
-    IllegalAction,
-)
-from domain.dispatch import decide_command
+from domain.decider import Automatic, Command, Event, IllegalAction
+from domain.dispatch import Handler, decide_command
 from domain.games.saint_poker.deal import deal, start_round
 from domain.games.saint_poker.events import (
     CardPickedUp,
@@ -28,18 +23,21 @@ from domain.games.saint_poker.scoring import game_end, score_round
 from domain.games.saint_poker.state import (
     FUTURE_RIVER_SIZES,
     REVEAL_COUNT,
+    SCORING,
     State,
     on_the_table,
     picker,
 )
-from domain.tuples import set_at
 
 __all__ = ["decide", "evolve"]
-SCORING = "scoring"
 
 
 def decide(state: State, command: Command) -> list[Event]:
-    handlers = {CommitRiverCard: _commit, RevealCards: _reveal, PickUp: _pick_up}
+    handlers: dict[type[Command], Handler[State]] = {
+        CommitRiverCard: _commit,
+        RevealCards: _reveal,
+        PickUp: _pick_up,
+    }
     if isinstance(command, Automatic) and command.kind == SCORING:  # no other automatic work
         handlers[Automatic] = lambda state, _: _score(state)
     return decide_command(state, command, "Saint Poker", deal, handlers)
@@ -52,11 +50,11 @@ def _commit(state: State, command: CommitRiverCard) -> list[Event]:
     if state.committed[seat] is not None:
         raise IllegalAction("you have already committed your river card; it cannot be changed")
     check_held(state.hands[seat], (command.card,))
-    events: list[Event] = [RiverCardCommitted(seat, command.card)]
-    committed = set_at(state.committed, seat, command.card)
-    if all(card is not None for card in committed):  # G3: all take effect at once
-        events.append(RiverCompleted(state.round, tuple(committed)))  # type: ignore[arg-type]
-    return events
+    committed = RiverCardCommitted(seat, command.card)
+    everyone = evolve(state, committed).committed
+    if all(card is not None for card in everyone):  # G3: all take effect at once
+        return [committed, RiverCompleted(state.round, everyone)]  # type: ignore[arg-type]
+    return [committed]
 
 
 def _reveal(state: State, command: RevealCards) -> list[Event]:
@@ -65,11 +63,11 @@ def _reveal(state: State, command: RevealCards) -> list[Event]:
     seat, cards = check_secret_choice(
         state.chosen, state.hands, command.seat, command.cards, REVEAL_COUNT, "reveal"
     )
-    events: list[Event] = [RevealChosen(seat, cards)]
-    chosen = set_at(state.chosen, seat, cards)
-    if all(choice is not None for choice in chosen):
-        events.append(CardsRevealed(state.round, tuple(chosen)))  # type: ignore[arg-type]
-    return events
+    chosen = RevealChosen(seat, cards)
+    everyone = evolve(state, chosen).chosen
+    if all(choice is not None for choice in everyone):
+        return [chosen, CardsRevealed(state.round, everyone)]  # type: ignore[arg-type]
+    return [chosen]
 
 
 def _score(state: State) -> list[Event]:
@@ -78,8 +76,7 @@ def _score(state: State) -> list[Event]:
     scored = score_round(state.round, state.river, state.revealed, state.points)
     if scored.pickup_order:
         return [scored]
-    totals = [total + new for total, new in zip(state.points, scored.points, strict=True)]
-    return [scored, game_end(totals)]  # P6: no pickup after the last round
+    return [scored, game_end(evolve(state, scored).points)]  # P6: no pickup after the last
 
 
 def _pick_up(state: State, command: PickUp) -> list[Event]:
@@ -91,10 +88,10 @@ def _pick_up(state: State, command: PickUp) -> list[Event]:
     table = on_the_table(state)
     if not isinstance(command.card, Card) or command.card not in table:
         raise IllegalAction(f"{command.card} is not on the table")
-    events: list[Event] = [CardPickedUp(seat, command.card)]
-    if state.picks_made + 1 < len(state.pickup_order):
-        return events
-    left = remove_cards(table, [command.card])
+    picked = CardPickedUp(seat, command.card)
+    after = evolve(state, picked)
+    if after.picks_made < len(after.pickup_order):
+        return [picked]
     size = FUTURE_RIVER_SIZES[state.players]
     following = start_round(state.round + 1, state.future_river, state.deck, size)
-    return [*events, RoundEnded(state.round, left), following]
+    return [picked, RoundEnded(state.round, on_the_table(after)), following]

@@ -38,14 +38,14 @@ def score_round(
         )
         for seat, hand in sorted(enumerate(hands), key=lambda item: (-item[1].strength, item[0]))
     )
-    totals_after = [total + new for total, new in zip(totals, points, strict=True)]
-    order = () if round_number >= ROUNDS else pickup_order(ranking, totals_after)
+    order = () if round_number >= ROUNDS else pickup_order(ranking, totals)
     return RoundScored(round_number, ranking, points, order)
 
 
 def pickup_order(ranking: Sequence[RankedHand], totals: Sequence[int]) -> tuple[int, ...]:
     """P5: worst hand first, best last; equal hands: more points picks later, then the lower
-    seat first. Equal hands scored the same this round, so totals before or after it agree."""
+    seat first. Equal hands score the same this round, so the totals before it (`totals`) order
+    them as the totals after it would."""
     once = sorted(
         (hand.seat for hand in ranking),
         key=lambda seat: (_strength(ranking, seat), totals[seat], seat),

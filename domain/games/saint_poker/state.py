@@ -16,6 +16,11 @@ FUTURE_RIVER_SIZES = {2: 3, 3: 2, 4: 1, 5: 0}  # P1
 ROUNDS = 8
 REVEAL_COUNT = 2
 PICKS_PER_SEAT = 2
+SCORING = "scoring"  # the phase, and the automatic work it asks for
+
+
+def deck_for(players: int) -> tuple[Card, ...]:
+    return DECK  # P1: the 52 cards at every table size
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
@@ -66,8 +71,9 @@ def initial_state(players: int) -> State:
     )
 
 
-def is_terminal(state: State) -> bool:
-    return state.phase == "finished"
+def automatic(state: State) -> str | None:
+    """Round scoring is work for the workers: nobody acts while it is due."""
+    return SCORING if state.phase == SCORING else None
 
 
 def picker(state: State) -> int | None:

@@ -6,6 +6,8 @@ seat has chosen (G3), and the deck not yet turned.
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.cards import cards_json
 from domain.game_view import game_view, you_json
 from domain.games.saint_poker.state import (
@@ -19,13 +21,13 @@ from domain.games.saint_poker.state import (
 )
 
 
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if not 0 <= seat < state.players:
         return []
     return _templates(state, seat, cards_json(sort_cards(state.hands[seat])))
 
 
-def _templates(state: State, seat: int, hand: list[dict]) -> list[dict]:
+def _templates(state: State, seat: int, hand: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if seat not in to_act(state):
         return []
     if state.phase == "committing":
@@ -35,7 +37,7 @@ def _templates(state: State, seat: int, hand: list[dict]) -> list[dict]:
     return [{"type": "pick_up", "cards": cards_json(on_the_table(state))}]
 
 
-def view(state: State, seat: int | None = None) -> dict:
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
     public = {
         "seats": [_seat_json(state, s) for s in range(state.players)],
         "river": cards_json(state.river),
@@ -57,8 +59,8 @@ def view(state: State, seat: int | None = None) -> dict:
     )
 
 
-def _seat_json(state: State, seat: int) -> dict:
-    figures: dict = {
+def _seat_json(state: State, seat: int) -> dict[str, Any]:
+    figures: dict[str, Any] = {
         "seat": seat,
         "points": state.points[seat],
         "hand_count": len(state.hands[seat]),
@@ -71,13 +73,13 @@ def _seat_json(state: State, seat: int) -> dict:
     return figures
 
 
-def _ranking_json(state: State) -> dict | None:
+def _ranking_json(state: State) -> dict[str, Any] | None:
     if state.ranked_round is None:
         return None
     return {"round": state.ranked_round, "hands": [_hand_json(hand) for hand in state.ranking]}
 
 
-def _hand_json(hand: RankedHand) -> dict:
+def _hand_json(hand: RankedHand) -> dict[str, Any]:
     return {
         "seat": hand.seat,
         "place": hand.place,
@@ -87,7 +89,7 @@ def _hand_json(hand: RankedHand) -> dict:
     }
 
 
-def _you(state: State, seat: int) -> dict:
+def _you(state: State, seat: int) -> dict[str, Any]:
     committed, chosen = state.committed[seat], state.chosen[seat]
     hand = cards_json(sort_cards(state.hands[seat]))
     return you_json(

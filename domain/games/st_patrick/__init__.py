@@ -5,58 +5,38 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.cards import Card
 from domain.decider import InvalidSetup
-from domain.game_type import GameType
+from domain.game_kit import build_game
+from domain.games.st_patrick import rules
 from domain.games.st_patrick import view as views  # keeps the submodule name free
 from domain.games.st_patrick.bots import basic_bot
-from domain.games.st_patrick.commands import (
-    ChoosePassCount,
-    PassCards,
-    PassRelics,
-    PlayCard,
-    TakeRelics,
-)
+from domain.games.st_patrick.commands import ChoosePassCount, PassCards, PassRelics, TakeRelics
 from domain.games.st_patrick.events import EVENT_TYPES
-from domain.games.st_patrick.rules import decide, evolve
 from domain.games.st_patrick.state import (
     HAND_SIZES,
     State,
     automatic,
-    deck,
+    deck_for,
     initial_state,
-    is_terminal,
     to_act,
 )
-from domain.options import check_players
-from domain.templates import random_bot
-
-MIN_PLAYERS = min(HAND_SIZES)
-MAX_PLAYERS = max(HAND_SIZES)
-OPTIONS = {"first_lead_snake_allowed": True}  # S7: the English book by default
+from domain.tricks import PlayCard
 
 
 def check_options(players: int, options: Mapping[str, Any]) -> None:
-    check_players("St Patrick", players, MIN_PLAYERS, MAX_PLAYERS)
     if not isinstance(options.get("first_lead_snake_allowed", True), bool):
         raise InvalidSetup("first_lead_snake_allowed must be true or false")
 
 
-def new_game(players: int, options: Mapping[str, Any]) -> State:
-    check_options(players, options)
-    return initial_state(players, options.get("first_lead_snake_allowed", True))
-
-
-def cards_to_deal(state: State) -> tuple[Card, ...] | None:
-    return deck() if state.phase == "dealing" else None
-
-
-GAME = GameType(
+GAME = build_game(
     id="st_patrick",
     name="St Patrick",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    options=OPTIONS,
+    table_sizes=HAND_SIZES,
+    options={"first_lead_snake_allowed": True},  # S7: the English book by default
+    check_options=check_options,
+    state_type=State,
+    new_state=lambda players, options: initial_state(players, options["first_lead_snake_allowed"]),
+    deck_for=deck_for,
     commands={
         "choose_pass_count": ChoosePassCount,
         "pass_cards": PassCards,
@@ -64,19 +44,7 @@ GAME = GameType(
         "pass_relics": PassRelics,
         "play_card": PlayCard,
     },
-    events={cls.__name__: cls for cls in EVENT_TYPES},
-    check_options=check_options,
-    new_game=new_game,
-    cards_to_deal=cards_to_deal,
-    decide=decide,
-    evolve=evolve,
-    is_terminal=is_terminal,
-    to_act=to_act,
-    legal_actions=views.legal_actions,
-    view=views.view,
-    bots={"random": random_bot, "basic": basic_bot},
-    automatic=automatic,
-    state_type=State,
+    events=EVENT_TYPES,
     choices={
         "PassCountSet": "choose_pass_count",  # a choice only with a seat; seat None: derived (S3)
         "CardsPassed": "pass_cards",
@@ -84,6 +52,11 @@ GAME = GameType(
         "RelicsDeclined": "pass_relics",
         "CardPlayed": "play_card",
     },
+    rules=rules,
+    views=views,
+    to_act=to_act,
+    bots={"basic": basic_bot},
+    automatic=automatic,
 )
 
 __all__ = ["GAME"]

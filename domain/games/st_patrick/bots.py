@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.cards import Card, cards_json
 from domain.game_type import Rng
 from domain.games.st_patrick.state import BIG_BITES, SNAKE, bites_of
@@ -9,7 +11,7 @@ from domain.templates import seat_templates
 from domain.tricks import Play, highest_of_led
 
 
-def basic_bot(view: dict, rng: Rng) -> dict:
+def basic_bot(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
     templates = seat_templates(view)
     kind = templates[0]["type"]
     hand = [Card.from_json(card) for card in view["you"]["hand"]]

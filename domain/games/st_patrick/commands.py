@@ -1,4 +1,5 @@
-"""St Patrick commands (orders): `seat` plus the fields of the API action."""
+"""St Patrick commands (orders): `seat` plus the fields of the API action. A card is played
+with the trick games' shared `domain.tricks.PlayCard`."""
 
 from __future__ import annotations
 
@@ -29,9 +30,3 @@ class TakeRelics(Command):
 @dataclass(frozen=True, slots=True)
 class PassRelics(Command):
     seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayCard(Command):
-    seat: int
-    card: Card

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from domain.dealing import hand_dealt
-from domain.dispatch import evolver
+from domain.decider import Event
+from domain.dispatch import Applier, evolver
 from domain.games.st_patrick import events as ev
 from domain.games.st_patrick.state import RELICS, State, bites_of, initial_state
 from domain.outcome import game_ended
@@ -109,7 +108,7 @@ def _round_scored(state: State, event: ev.RoundScored) -> State:
     return replace(state, life=event.life, phase="dealing")
 
 
-_APPLIERS: dict[type, Callable[[State, Any], State]] = {
+_APPLIERS: dict[type[Event], Applier[State]] = {
     ev.DealCommitted: _deal_committed,
     ev.HandDealt: hand_dealt,
     ev.PassCountAwaited: _pass_count_awaited,
@@ -128,4 +127,4 @@ _APPLIERS: dict[type, Callable[[State, Any], State]] = {
     ev.GameEnded: game_ended,
 }
 
-evolve = evolver(_APPLIERS)
+evolve = evolver(_APPLIERS, ignored=(ev.DeckSealed,))  # S2: every card is dealt

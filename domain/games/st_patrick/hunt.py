@@ -6,10 +6,11 @@ from __future__ import annotations
 from domain.cards import Card
 from domain.checks import check_held, check_seat
 from domain.decider import Event, IllegalAction
-from domain.games.st_patrick.commands import PlayCard
 from domain.games.st_patrick.events import CardPlayed, TrickWon
-from domain.games.st_patrick.state import SNAKE, State, total_bites, turn
-from domain.tricks import Play, highest_of_led, led_suit, playable_cards, trick_cards
+from domain.games.st_patrick.evolve import evolve
+from domain.games.st_patrick.state import SNAKE, State, total_bites
+from domain.tricks import PlayCard, highest_of_led, led_suit, playable_cards, trick_cards
+from domain.tricks import card_turn as turn
 
 
 def playable(state: State, seat: int) -> tuple[Card, ...]:
@@ -37,11 +38,11 @@ def play_card(state: State, command: PlayCard) -> list[Event]:
         if led is None:
             raise IllegalAction("the first lead of the hunt may not be a snake card")
         raise IllegalAction(f"you must follow suit: play a {led} card")
-    events: list[Event] = [CardPlayed(seat, command.card)]
-    trick = (*state.trick, Play(seat, command.card))
-    if len(trick) < state.players:
-        return events
+    card_played = CardPlayed(seat, command.card)
+    if len(state.trick) < state.players - 1:  # the trick goes on
+        return [card_played]
+    trick = evolve(state, card_played).trick
     winning = highest_of_led(trick)
     assert winning is not None  # a complete trick always has its lead
     cards = trick_cards(trick)
-    return [*events, TrickWon(winning.seat, cards, total_bites(cards))]
+    return [card_played, TrickWon(winning.seat, cards, total_bites(cards))]

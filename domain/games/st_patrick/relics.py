@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.checks import check_count, check_seat
-from domain.decider import Event, IllegalAction
+from domain.decider import Event, IllegalAction, fold
 from domain.games.st_patrick.commands import PassRelics, TakeRelics
 from domain.games.st_patrick.events import (
     HandPassed,
@@ -13,8 +13,8 @@ from domain.games.st_patrick.events import (
     RelicsDeclined,
     RelicsTaken,
 )
+from domain.games.st_patrick.evolve import evolve
 from domain.games.st_patrick.state import ST_PATRICK, State, holder_of
-from domain.tuples import set_at
 
 
 def _check_turn(state: State, seat: object) -> int:
@@ -29,37 +29,32 @@ def _check_turn(state: State, seat: object) -> int:
 def take_relics(state: State, command: TakeRelics) -> list[Event]:
     seat = _check_turn(state, command.seat)
     count = check_count(command.count, 1, state.relics_left)
-    left = state.relics_left - count
-    taken = RelicsTaken(seat, count, left)
-    if left > 0:
+    taken = RelicsTaken(seat, count, state.relics_left - count)
+    if taken.left > 0:
         return [taken]
-    held = set_at(state.relics, seat, state.relics[seat] + count)
-    return [taken, *curse(state, held)]  # S4 (B): the moment the middle is empty
+    return [taken, *curse(evolve(state, taken))]  # S4 (B): the moment the middle is empty
 
 
 def decline_relics(state: State, command: PassRelics) -> list[Event]:
-    seat = _check_turn(state, command.seat)
-    passes = state.passes_in_a_row + 1
+    declined = RelicsDeclined(_check_turn(state, command.seat))
     # S4 (A): after a take, the N-1 others pass in turn (the taker is not asked again);
     # without any take, all N pass in turn.
     needed = state.players - 1 if state.taken_this_phase else state.players
-    declined = RelicsDeclined(seat)
-    if passes < needed:
+    if evolve(state, declined).passes_in_a_row < needed:
         return [declined]
     return [declined, HuntStarted(holder_of(state.hands, ST_PATRICK), special=False)]
 
 
-def curse(state: State, held: tuple[int, ...]) -> list[Event]:
-    """S5: life lost per relic held, whole hands to the left, then a new relic phase from the
-    new holder of clover 7 -- or, at the N-th curse of the round, when the hands are back with
-    the seats that held them before the first curse, the special hunt (S6) with relics kept."""
-    number = state.curses + 1
+def curse(state: State) -> list[Event]:
+    """S5, once the middle is empty: life lost per relic held, whole hands to the left, then a
+    new relic phase from the new holder of clover 7 -- or, at the N-th curse of the round, when
+    the hands are back with the seats that held them before the first curse, the special hunt
+    (S6) with relics kept."""
+    number, held, n = state.curses + 1, state.relics, state.players
     life = tuple(have - lost for have, lost in zip(state.life, held, strict=True))
-    n = state.players
-    hands = tuple(state.hands[(s - 1) % n] for s in range(n))
     events: list[Event] = [RelicsCursed(number, held, life)]
-    events += [HandPassed(s, (s - 1) % n, hands[s]) for s in range(n)]
-    starter = holder_of(hands, ST_PATRICK)
+    events += [HandPassed(s, (s - 1) % n, state.hands[(s - 1) % n]) for s in range(n)]
+    starter = holder_of(fold(evolve, state, events).hands, ST_PATRICK)
     if number == n:
         return [*events, HuntStarted(starter, special=True)]
     return [*events, RelicPhaseStarted(number + 1, starter)]

@@ -4,50 +4,33 @@ own."""
 
 from __future__ import annotations
 
-from domain.checks import check_count, check_seat, check_secret_choice
+from domain.checks import check_count, check_seat
 from domain.dealing import checked_deck, deal_events
-from domain.decider import (
-    Automatic,
-    Command,
-    Deal,
-    Event,
-    IllegalAction,
-)
-from domain.dispatch import decide_command
-from domain.games.st_patrick.commands import (
-    ChoosePassCount,
-    PassCards,
-    PassRelics,
-    PlayCard,
-    TakeRelics,
-)
-from domain.games.st_patrick.events import (
-    CardsPassed,
-    PassCountAwaited,
-    PassCountSet,
-    RelicPhaseStarted,
-)
+from domain.decider import Automatic, Command, Deal, Event, IllegalAction, fold
+from domain.dispatch import Handler, decide_command
+from domain.games.st_patrick.commands import ChoosePassCount, PassCards, PassRelics, TakeRelics
+from domain.games.st_patrick.events import PassCountAwaited, PassCountSet, RelicPhaseStarted
 from domain.games.st_patrick.evolve import evolve  # re-exported: rules = decide + evolve
 from domain.games.st_patrick.hunt import play_card
 from domain.games.st_patrick.relics import decline_relics, take_relics
 from domain.games.st_patrick.scoring import score_round
 from domain.games.st_patrick.state import (
+    DECK,
     FIRST_ROUND_PASS,
     HAND_SIZES,
     MAX_PASS,
     ST_PATRICK,
     State,
-    deck,
     holder_of,
 )
-from domain.passing import passed_left
-from domain.tuples import set_at
+from domain.passing import pass_cards
+from domain.tricks import PlayCard
 
 __all__ = ["decide", "evolve"]
 
 
 def decide(state: State, command: Command) -> list[Event]:
-    handlers = {
+    handlers: dict[type[Command], Handler[State]] = {
         Automatic: lambda state, command: score_round(state, command.kind),
         ChoosePassCount: _choose_pass_count,
         PassCards: _pass,
@@ -59,7 +42,7 @@ def decide(state: State, command: Command) -> list[Event]:
 
 
 def _deal(state: State, command: Deal) -> list[Event]:
-    cards = checked_deck(command.deck, deck(), "St Patrick cards")
+    cards = checked_deck(command.deck, DECK, "St Patrick cards")
     sizes = (HAND_SIZES[state.players],) * state.players  # S2: every card is dealt
     round_number = state.round + 1
     dealt = deal_events(round_number, cards, command.salt, sizes)
@@ -91,18 +74,8 @@ def _choose_pass_count(state: State, command: ChoosePassCount) -> list[Event]:
 def _pass(state: State, command: PassCards) -> list[Event]:
     if state.phase != "passing":
         raise IllegalAction("cards are passed only right after the deal")
-    seat, cards = check_secret_choice(
-        state.passed, state.hands, command.seat, command.cards, state.pass_count, "pass"
-    )
-    events: list[Event] = [CardsPassed(seat, cards)]
-    passed = set_at(state.passed, seat, cards)
-    if any(choice is None for choice in passed):
+    events = pass_cards(state, command.seat, command.cards, state.pass_count, evolve)  # S3
+    after = fold(evolve, state, events)
+    if any(cards is None for cards in after.received):
         return events
-    # G3: the last choice makes every choice take effect at once, to the left (S3).
-    events += passed_left(passed)
-    n = state.players
-    hands = tuple(
-        tuple(c for c in state.hands[s] if c not in passed[s]) + passed[(s - 1) % n]
-        for s in range(n)
-    )
-    return [*events, RelicPhaseStarted(1, holder_of(hands, ST_PATRICK))]
+    return [*events, RelicPhaseStarted(1, holder_of(after.hands, ST_PATRICK))]

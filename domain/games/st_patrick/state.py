@@ -24,8 +24,11 @@ MAX_PASS = 2
 SACRIFICE_LOSS = 3  # S8
 
 
-def deck() -> tuple[Card, ...]:
-    return build_deck(SUITS, RANKS)
+DECK = build_deck(SUITS, RANKS)
+
+
+def deck_for(players: int) -> tuple[Card, ...]:
+    return DECK  # S2: the same 36 cards, all dealt, at 3 or 4 players
 
 
 def bites_of(card: Card) -> int:
@@ -85,10 +88,6 @@ def initial_state(players: int, first_lead_snake_allowed: bool = True) -> State:
         bite_cards=((),) * players,
         tricks_won=(0,) * players,
     )
-
-
-def is_terminal(state: State) -> bool:
-    return state.phase == "finished"
 
 
 def bites(state: State) -> tuple[int, ...]:

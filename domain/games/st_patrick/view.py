@@ -7,6 +7,8 @@ each trick winner, the relics in the middle, the curses of the round, the trick 
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.cards import cards_json
 from domain.game_view import game_view, you_json
 from domain.games.st_patrick.hunt import playable
@@ -21,7 +23,7 @@ from domain.passing import choices_json
 from domain.tricks import plays_json
 
 
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if not 0 <= seat < state.players or seat not in to_act(state):
         return []
     if state.phase == "choosing_pass_count":
@@ -35,7 +37,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     return [{"type": "play_card", "cards": cards_json(sort_cards(playable(state, seat)))}]
 
 
-def view(state: State, seat: int | None = None) -> dict:
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
     choosing = state.phase == "choosing_pass_count"
     public = {
         "seats": [_seat_json(state, s, taken) for s, taken in enumerate(bites(state))],
@@ -52,8 +54,8 @@ def view(state: State, seat: int | None = None) -> dict:
     return game_view(state, seat, to_act(state), public, lambda s: _you(state, s))
 
 
-def _seat_json(state: State, seat: int, taken: int) -> dict:
-    figures: dict = {
+def _seat_json(state: State, seat: int, taken: int) -> dict[str, Any]:
+    figures: dict[str, Any] = {
         "seat": seat,
         "life": state.life[seat],
         "relics": state.relics[seat],
@@ -68,7 +70,7 @@ def _seat_json(state: State, seat: int, taken: int) -> dict:
     return figures
 
 
-def _last_trick(state: State) -> dict | None:
+def _last_trick(state: State) -> dict[str, Any] | None:
     if not state.last_trick:
         return None
     winner = state.leader  # the winner of the last trick leads (or led) the next one
@@ -80,7 +82,7 @@ def _last_trick(state: State) -> dict | None:
     }
 
 
-def _you(state: State, seat: int) -> dict:
+def _you(state: State, seat: int) -> dict[str, Any]:
     return you_json(
         seat,
         cards_json(sort_cards(state.hands[seat])),

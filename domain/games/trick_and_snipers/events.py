@@ -1,27 +1,25 @@
 """Trick & Snipers commands (orders) and events (facts), with who may see each event. The deal's
-events and GameEnded are every game's (domain.dealing, domain.outcome)."""
+events, the passing's and GameEnded are every game's (domain.dealing, domain.passing,
+domain.outcome): imported `as` themselves, so this module re-exports them with the game's own."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from domain.cards import Card
-from domain.dealing import DealCommitted, DeckSealed, HandDealt
+from domain.dealing import DealCommitted as DealCommitted
+from domain.dealing import DeckSealed as DeckSealed
+from domain.dealing import HandDealt as HandDealt
 from domain.decider import Command, Event
-from domain.outcome import GameEnded
-from domain.passing import CardsPassed, CardsReceived
+from domain.outcome import GameEnded as GameEnded
+from domain.passing import CardsPassed as CardsPassed
+from domain.passing import CardsReceived as CardsReceived
 
 
 @dataclass(frozen=True, slots=True)
 class PassCards(Command):
     seat: int
     cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayCard(Command):
-    seat: int
-    card: Card
 
 
 @dataclass(frozen=True, slots=True)

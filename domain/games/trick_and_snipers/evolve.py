@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from domain.dealing import hand_dealt, undealt
-from domain.dispatch import evolver
+from domain.decider import Event
+from domain.dispatch import Applier, evolver
 from domain.games.trick_and_snipers.events import (
     CardPlayed,
     CardsPassed,
@@ -67,7 +66,7 @@ def _trick_won(state: State, event: TrickWon) -> State:
     )
 
 
-_APPLIERS: dict[type, Callable[[State, Any], State]] = {
+_APPLIERS: dict[type[Event], Applier[State]] = {
     DealCommitted: _deal_committed,
     HandDealt: hand_dealt,
     DeckSealed: _deck_sealed,

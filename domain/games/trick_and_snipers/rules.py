@@ -3,18 +3,10 @@
 from __future__ import annotations
 
 from domain.cards import Card
-from domain.checks import check_secret_choice
 from domain.dealing import checked_deck, deal_events, first_leader
 from domain.decider import Command, Deal, Event, IllegalAction
-from domain.dispatch import decide_command
-from domain.games.trick_and_snipers.events import (
-    CardPlayed,
-    CardsPassed,
-    GameEnded,
-    PassCards,
-    PlayCard,
-    TrickWon,
-)
+from domain.dispatch import Handler, decide_command
+from domain.games.trick_and_snipers.events import CardPlayed, GameEnded, PassCards
 from domain.games.trick_and_snipers.evolve import evolve  # re-exported: rules = decide + evolve
 from domain.games.trick_and_snipers.scoring import game_end, trick_result
 from domain.games.trick_and_snipers.state import (
@@ -24,15 +16,14 @@ from domain.games.trick_and_snipers.state import (
     State,
     deck_for,
 )
-from domain.passing import passed_left
-from domain.tricks import Play, Trick, checked_play, highest_of_led, led_suit
-from domain.tuples import set_at
+from domain.passing import pass_cards
+from domain.tricks import PlayCard, Trick, checked_play, highest_of_led, led_suit
 
 __all__ = ["decide", "evolve"]
 
 
 def decide(state: State, command: Command) -> list[Event]:
-    handlers = {PassCards: _pass, PlayCard: _play}
+    handlers: dict[type[Command], Handler[State]] = {PassCards: _pass, PlayCard: _play}
     return decide_command(state, command, "Trick & Snipers", _deal, handlers)
 
 
@@ -46,30 +37,20 @@ def _deal(state: State, command: Deal) -> list[Event]:
 def _pass(state: State, command: PassCards) -> list[Event]:
     if state.phase != "passing":
         raise IllegalAction("cards are passed only before the first trick")
-    seat, cards = check_secret_choice(
-        state.passed, state.hands, command.seat, command.cards, PASS_COUNT, "pass"
-    )
-    events: list[Event] = [CardsPassed(seat, cards)]
-    passed = set_at(state.passed, seat, cards)
-    if all(choice is not None for choice in passed):
-        # G3: the last choice makes every choice take effect at once; T2: to the left.
-        events += passed_left(passed)
-    return events
+    return pass_cards(state, command.seat, command.cards, PASS_COUNT, evolve)  # T2
 
 
 def _play(state: State, command: PlayCard) -> list[Event]:
     if state.phase != "playing":
         raise IllegalAction("no card can be played while cards are being passed")
     seat = checked_play(state, command.seat, command.card)
-    snipe = is_snipe(state.trick, command.card)
-    events: list[Event] = [CardPlayed(seat, command.card, snipe)]
-    trick = (*state.trick, Play(seat, command.card))
-    if len(trick) < state.players:
-        return events
-    won = trick_result(trick, seat if snipe else state.last_sniper)
-    events.append(won)
-    ended = _ending(state, won, hands_left=sum(len(h) for h in state.hands) - 1)
-    return events + ([ended] if ended else [])
+    card_played = CardPlayed(seat, command.card, is_snipe(state.trick, command.card))
+    if len(state.trick) < state.players - 1:  # the trick goes on
+        return [card_played]
+    played = evolve(state, card_played)
+    won = trick_result(played.trick, played.last_sniper)
+    ended = _ending(evolve(played, won))
+    return [card_played, won, *([ended] if ended else [])]
 
 
 def is_snipe(trick: Trick, card: Card) -> bool:
@@ -82,9 +63,7 @@ def is_snipe(trick: Trick, card: Card) -> bool:
     )
 
 
-def _ending(state: State, won: TrickWon, hands_left: int) -> GameEnded | None:
-    points = state.victory_points
-    if won.point_to is not None:
-        points = set_at(points, won.point_to, points[won.point_to] + 1)
-    tricks = set_at(state.tricks_won, won.seat, state.tricks_won[won.seat] + 1)
-    return game_end(points, tricks, hands_empty=hands_left == 0)
+def _ending(after: State) -> GameEnded | None:
+    """T6, on the state the trick's result left."""
+    hands_empty = not any(after.hands)
+    return game_end(after.victory_points, after.tricks_won, hands_empty=hands_empty)

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from domain.cards import Card, build_deck, sort_by_suit
+from domain.game_state import is_finished
 from domain.outcome import Outcome
 from domain.tricks import Trick
 from domain.tricks import card_turn as turn
@@ -71,10 +72,6 @@ def initial_state(players: int, first_leader: int | None) -> State:
     )
 
 
-def is_terminal(state: State) -> bool:
-    return state.phase == "finished"
-
-
 def to_act(state: State) -> tuple[int, ...]:
     if state.phase == "passing":
         return tuple(seat for seat, cards in enumerate(state.passed) if cards is None)
@@ -84,4 +81,4 @@ def to_act(state: State) -> tuple[int, ...]:
 
 def trick_number(state: State) -> int:
     """1-based number of the trick being played (the last one once the game is over)."""
-    return len(state.won) + (0 if is_terminal(state) else 1)
+    return len(state.won) + (0 if is_finished(state) else 1)

@@ -5,6 +5,8 @@ Never shown before the end: other hands, passed cards before they arrive, the le
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.cards import cards_json
 from domain.game_view import game_view, you_json
 from domain.games.trick_and_snipers.state import (
@@ -14,13 +16,13 @@ from domain.games.trick_and_snipers.state import (
     sort_cards,
     to_act,
     trick_number,
-    turn,
 )
 from domain.passing import choices_json
+from domain.tricks import card_turn as turn
 from domain.tricks import led_suit, playable_cards, plays_json
 
 
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if not 0 <= seat < state.players:
         return []
     hand = sort_cards(state.hands[seat])
@@ -32,7 +34,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     return []
 
 
-def view(state: State, seat: int | None = None) -> dict:
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
     public = {
         "seats": [_seat_json(state, s) for s in range(state.players)],
         "trick": plays_json(state.trick),
@@ -50,8 +52,8 @@ def view(state: State, seat: int | None = None) -> dict:
     )
 
 
-def _seat_json(state: State, seat: int) -> dict:
-    figures: dict = {
+def _seat_json(state: State, seat: int) -> dict[str, Any]:
+    figures: dict[str, Any] = {
         "seat": seat,
         "victory_points": state.victory_points[seat],
         "tricks_won": state.tricks_won[seat],
@@ -68,7 +70,7 @@ def _seat_json(state: State, seat: int) -> dict:
     return figures
 
 
-def _won_json(won: WonTrick) -> dict:
+def _won_json(won: WonTrick) -> dict[str, Any]:
     return {
         "seat": won.winner,  # as in the TrickWon event
         "plays": plays_json(won.plays),
@@ -79,7 +81,7 @@ def _won_json(won: WonTrick) -> dict:
     }
 
 
-def _you(state: State, seat: int) -> dict:
+def _you(state: State, seat: int) -> dict[str, Any]:
     return you_json(
         seat,
         cards_json(sort_cards(state.hands[seat])),

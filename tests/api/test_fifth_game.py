@@ -1,0 +1,75 @@
+"""Adding a game is a folder and one registration line: High Card, defined in tests/ alone, is
+registered here, then played through the HTTP API (a human) and the workers (a bot) to its end,
+and its log passes the audit. No other file of the project knows it."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from flask.testing import FlaskClient
+
+from api import create_app
+from domain.games import GAME_TYPES
+from domain.templates import action_from_template
+from events.verify import verify
+from tests.fifth_game.high_card import GAME
+from tests.workers import in_process
+from tests.workers.in_process import run_jobs
+from workers.relay import relay_pending
+
+
+@pytest.fixture()
+def registered(monkeypatch):
+    monkeypatch.setitem(GAME_TYPES, GAME.id, GAME)  # the one registration line
+
+
+@pytest.fixture()
+def client_and_workers(registered, settings, private_database_url, redis_url, monkeypatch):
+    app = create_app(dataclasses.replace(settings, database_url=private_database_url))
+    urls = (private_database_url, redis_url)
+    with in_process.worker_context(monkeypatch, *urls, "high-card") as workers:
+        # A plain client: openapi.yaml documents the four games this project ships.
+        yield FlaskClient(app, app.response_class), workers
+    app.extensions["cardroom"].pool.close()
+
+
+def test_a_game_registered_by_one_line_plays_through_the_api_and_the_workers(
+    client_and_workers,
+):
+    client, workers = client_and_workers
+    assert GAME.id in [game["id"] for game in client.get("/game-types").get_json()]
+    created = client.post(
+        "/games",
+        json={"type": "high_card", "seats": [{"kind": "human", "name": "Ada"},
+                                              {"kind": "bot", "level": "random"}]},
+    )  # fmt: skip
+    assert created.status_code == 201, created.get_json()
+    game, token = created.get_json()["id"], created.get_json()["tokens"][0]["token"]
+    headers, rng = {"Authorization": f"Bearer {token}"}, random.Random(5)
+    for _ in range(20):
+        mine = client.get(f"/games/{game}", headers=headers).get_json()
+        if mine["status"] == "finished":
+            break
+        if mine["you"]["legal_actions"]:
+            action = action_from_template(mine["you"]["legal_actions"][0], rng)
+            played = client.post(f"/games/{game}/actions", json=action, headers=headers)
+            assert played.status_code == 201, played.get_json()
+        relay_pending()
+        run_jobs(workers)
+    assert mine["status"] == "finished" and sum(s["tricks_won"] for s in mine["seats"]) == 2
+    card = mine["seats"][0]
+    assert set(card) == {"seat", "name", "kind", "hand_count", "tricks_won"}
+
+    report = client.get(f"/games/{game}/audit").get_json()
+    assert report["rules_ok"] and report["chain_ok"] and report["state_matches"]
+    export = client.get(f"/games/{game}/export").get_data(as_text=True)
+    said: list[str] = []
+    assert verify(export, said.append), said
+
+
+def test_before_its_registration_line_the_game_does_not_exist(client):
+    body = {"type": "high_card", "seats": [{"kind": "open"}] * 2}
+    refused = client.post("/games", json=body)
+    assert refused.status_code == 400 and "type" in refused.get_json()["errors"]
