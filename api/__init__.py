@@ -6,10 +6,12 @@ import logging
 
 import redis
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import docs, game_types, games, health
 from api.browsers import install_browser_rules
 from api.json_provider import SafeJSONProvider
+from api.limits import install_limits
 from api.problems import register_error_handlers
 from api.request_log import install_request_log
 from api.services import Services
@@ -33,6 +35,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         settings=settings,
         pool=cardroom.pool,
         commands=cardroom.commands,
+        automation=cardroom.automation,
         queries=cardroom.queries,
         signer=cardroom.signer,
         redis=redis.Redis.from_url(settings.redis_url, socket_timeout=2),
@@ -41,5 +44,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         app.register_blueprint(blueprint)
     register_error_handlers(app)
     install_browser_rules(app, settings.cors_origins)
+    install_limits(app, settings)
+    if settings.trusted_proxies:  # the client's address, as the proxies in front saw it
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
     install_request_log(app)
     return app

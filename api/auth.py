@@ -23,6 +23,15 @@ def bearer_token() -> str | None:
     return token.strip() if token else None
 
 
+def require_seat(game_id: UUID, seat: int) -> None:
+    """The request must carry the token of this very seat (401 otherwise)."""
+    token = bearer_token()
+    if token is None:
+        raise Problem("unauthorized", f"use the token of seat {seat}")
+    if caller_seat(game_id, token) != seat:
+        raise Problem("unauthorized", f"this token does not act for seat {seat}")
+
+
 def caller_seat(game_id: UUID, token: str | None) -> int | None:
     """The seat the token acts for, None for a spectator (no token)."""
     if token is None:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
+from api.limits import limited
 from domain.games import GAME_TYPES
+from domain.presence import TABLE_OPTIONS
 
 bp = Blueprint("game_types", __name__)
 
 
 @bp.get("/game-types")
+@limited("reads")
 def list_game_types():
     return jsonify(
         [
@@ -18,7 +21,7 @@ def list_game_types():
                 "name": game.name,
                 "min_players": game.min_players,
                 "max_players": game.max_players,
-                "options": dict(game.options),
+                "options": {**game.options, **TABLE_OPTIONS},
                 "action_types": list(game.action_types),
                 "bot_levels": list(game.bot_levels),
             }

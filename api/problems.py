@@ -5,11 +5,14 @@ from __future__ import annotations
 import logging
 
 import psycopg
+import redis
 from flask import Flask, Response, json
+from flask_limiter.errors import RateLimitExceeded
 from marshmallow import ValidationError
 from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
+from api.limits import retry_after_seconds
 from domain.decider import DomainError
 from events.errors import ActionRefused, ApplicationError, GameNotFound, VersionConflict
 
@@ -70,7 +73,10 @@ def problem_response(status: int, code: str, detail: str, **extra) -> Response:
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(Problem)
     def _problem(error: Problem):
-        return problem_response(error.status, error.code, error.detail, **error.extra)
+        response = problem_response(error.status, error.code, error.detail, **error.extra)
+        if "retry_after" in error.extra:
+            response.headers["Retry-After"] = str(error.extra["retry_after"])
+        return response
 
     @app.errorhandler(ValidationError)
     def _validation(error: ValidationError):
@@ -98,6 +104,14 @@ def register_error_handlers(app: Flask) -> None:
             extra["legal_actions"] = error.legal_actions
         return problem_response(STATUS_OF_CODE[error.code], error.code, error.message, **extra)
 
+    @app.errorhandler(RateLimitExceeded)
+    def _rate_limited(error: RateLimitExceeded):
+        wait = retry_after_seconds()
+        detail = f"over the limit of {error.description}; retry in {wait} s"
+        response = problem_response(429, "rate-limited", detail, retry_after=wait)
+        response.headers["Retry-After"] = str(wait)
+        return response
+
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException):
         status = error.code or 500
@@ -111,11 +125,12 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(psycopg.OperationalError)
     @app.errorhandler(PoolTimeout)
+    @app.errorhandler(redis.RedisError)
     def _unavailable(error: Exception):
-        # The database is unreachable or every connection is busy: nothing was committed,
-        # so the client may simply retry.
-        log.warning("database unavailable: %s", type(error).__name__)
-        response = problem_response(503, "unavailable", "the database is unavailable; retry")
+        # The database or Redis is unreachable, or every connection is busy: nothing was
+        # committed, so the client may simply retry.
+        log.warning("a backing service is unavailable: %s", type(error).__name__)
+        response = problem_response(503, "unavailable", "a backing service is unavailable; retry")
         response.headers["Retry-After"] = "1"
         return response
 

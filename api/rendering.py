@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
+from api.services import services
 from domain.decider import Event
 from domain.table import Table
 from domain.table_view import event_data_for, view_table
@@ -33,5 +34,15 @@ def render_event(
     }
 
 
-def render_game(game_id: UUID, version: int, table: Table, viewer: int | None) -> dict:
-    return {"id": str(game_id), "version": version, **view_table(table, viewer)}
+def render_game(
+    game_id: UUID, version: int, table: Table, viewer: int | None, live: bool = True
+) -> dict:
+    """The game as `viewer` sees it; `live` (not a replay): seats whose turn runs out on a
+    timer carry their `deadline`."""
+    view = {"id": str(game_id), "version": version, **view_table(table, viewer)}
+    if live and table.options.get("turn_seconds") is not None and table.status == "active":
+        deadlines = services().queries.deadlines(game_id)
+        for seat in view["seats"]:
+            if seat["seat"] in deadlines:
+                seat["deadline"] = iso(deadlines[seat["seat"]])
+    return view

@@ -13,6 +13,7 @@ from events.idempotent_requests import IdempotentRequest
 from events.postgres.idempotency import request_hash
 
 MAX_KEY_LENGTH = 255
+SECRET_KEY_LENGTH = 20  # a random UUID has 36 characters; "create-1" is guessed at once
 
 
 def json_body(schema: Schema) -> dict:
@@ -44,7 +45,9 @@ def game_uuid(raw: str) -> UUID:
         raise Problem("not-found", "no such game") from None
 
 
-def idempotent_request(scope: str) -> IdempotentRequest | None:
+def idempotent_request(scope: str, secret: bool = False) -> IdempotentRequest | None:
+    """The request's Idempotency-Key, if any. A `secret` key (creating a game: a retry gets the
+    seat tokens again) must be one nobody can guess, e.g. a UUID."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
@@ -53,6 +56,13 @@ def idempotent_request(scope: str) -> IdempotentRequest | None:
             "validation-error",
             "Idempotency-Key must be 1-255 printable characters",
             errors={"Idempotency-Key": ["invalid"]},
+        )
+    if secret and len(key) < SECRET_KEY_LENGTH:
+        raise Problem(
+            "validation-error",
+            "creating a game needs an Idempotency-Key nobody can guess (a random UUID): a"
+            " retry with the same key gets the seat tokens again",
+            errors={"Idempotency-Key": [f"at least {SECRET_KEY_LENGTH} characters, random"]},
         )
     body = canonical_json(request.get_json(silent=True, force=True))
     # Bytes, so that no text (lone surrogates included) can fail to encode.

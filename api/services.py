@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from flask import current_app
 from psycopg_pool import ConnectionPool
 
+from events.automation import Automation
 from events.commands import Commands
 from events.queries import Queries
 from events.settings import Settings
@@ -19,6 +20,7 @@ class Services:
     settings: Settings
     pool: ConnectionPool  # for the health check only
     commands: Commands
+    automation: Automation  # tests drive workers' work through it; views never do
     queries: Queries
     signer: HeadSigner
     redis: object

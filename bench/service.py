@@ -38,12 +38,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def started_service() -> Iterator[Service]:
+def started_service(settings: dict[str, str] | None = None) -> Iterator[Service]:
     """`python -m embedded.run` on a free port with a throwaway DATA_DIR (or the DATABASE_URL /
-    REDIS_URL of the environment); stopped, and its dir removed, on exit."""
+    REDIS_URL of the environment); stopped, and its dir removed, on exit. A bench drives many
+    games from one address, so rate limits are off unless `settings` say otherwise."""
     tmp = tempfile.mkdtemp(prefix="cardroom-bench-")
     port = free_port()
     env = dict(os.environ, DATA_DIR=tmp, PORT=str(port), PYTHONUNBUFFERED="1")
+    env.setdefault("RATE_LIMITS", "off")
+    env.update(settings or {})
     env.setdefault("RQ_QUEUE", f"bench-{os.getpid()}")  # never share a queue with others
     log_path = os.path.join(tmp, "service.log")
     log = open(log_path, "wb")  # noqa: SIM115 - closed in finally

@@ -9,10 +9,12 @@ from functools import partial
 
 from psycopg_pool import ConnectionPool
 
+from events.automation import Automation
 from events.commands import Commands
+from events.committing import Committer
 from events.postgres.db import make_pool
 from events.postgres.repository import Repository
-from events.postgres.seat_tokens import SeatTokens, new_token
+from events.postgres.seat_tokens import new_token
 from events.postgres.unit_of_work import PostgresUnitOfWork
 from events.queries import Queries
 from events.sealing import Sealer
@@ -25,6 +27,7 @@ class Cardroom:
     settings: Settings
     pool: ConnectionPool
     commands: Commands
+    automation: Automation
     queries: Queries
     signer: HeadSigner
 
@@ -36,11 +39,14 @@ def bootstrap(settings: Settings, pool_size: int | None = None) -> Cardroom:
     pool = make_pool(settings.database_url, pool_size or settings.db_pool_size)
     signer = load_or_create_signer(settings.audit_key_path)
     repository = Repository()
+    units = partial(PostgresUnitOfWork, pool, repository, signer)
+    committer = Committer(deal_rng=secrets.SystemRandom())
     commands = Commands(
-        units=partial(PostgresUnitOfWork, pool, repository, signer),
+        units=units,
         sealer=Sealer(signer.derived_secret("cardroom/sealed-replies")),
-        deal_rng=secrets.SystemRandom(),
+        committer=committer,
         new_token=new_token,
     )
-    queries = Queries(pool, repository, SeatTokens())
-    return Cardroom(settings, pool, commands, queries, signer)
+    automation = Automation(units, committer)
+    queries = Queries(pool, repository)
+    return Cardroom(settings, pool, commands, automation, queries, signer)

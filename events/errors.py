@@ -57,3 +57,9 @@ class ActionRefused(ApplicationError):
     def __init__(self, message: str, legal_actions: list[dict]) -> None:
         super().__init__(message)
         self.legal_actions = legal_actions
+
+
+class Forbidden(ApplicationError):
+    """The caller is known, but may not do this (a wrong or missing invite)."""
+
+    code = "forbidden"

@@ -8,7 +8,7 @@ import copy
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Self
 from uuid import UUID
 
@@ -28,7 +28,10 @@ class MemoryState:
     tables: dict[UUID, Table] = field(default_factory=dict)
     requests: dict[tuple[str, str], tuple[str, dict | None]] = field(default_factory=dict)
     work: dict[tuple[UUID, int, Work], bool] = field(default_factory=dict)  # -> done
+    urgent: dict[tuple[UUID, int, Work], bool] = field(default_factory=dict)
     tokens: dict[tuple[UUID, int], str] = field(default_factory=dict)
+    invites: dict[tuple[UUID, int], str] = field(default_factory=dict)
+    timers: dict[UUID, dict[int, tuple[int, datetime]]] = field(default_factory=dict)
 
 
 class MemoryStore:
@@ -100,8 +103,11 @@ class MemoryUnitOfWork:
         self.s.tables[game_id] = table
         return stored
 
-    def add_work(self, game_id: UUID, version: int, work: Sequence[Work]) -> None:
+    def add_work(
+        self, game_id: UUID, version: int, work: Sequence[Work], urgent: bool = False
+    ) -> None:
         for item in work:
+            self.s.urgent[(game_id, version, item)] = urgent
             self.s.work.setdefault((game_id, version, item), False)
 
     def work_done(self, game_id: UUID, version: int, work: Work) -> None:
@@ -110,3 +116,23 @@ class MemoryUnitOfWork:
 
     def save_token(self, game_id: UUID, seat: int, token: str) -> None:
         self.s.tokens[(game_id, seat)] = token
+
+    def revoke_token(self, game_id: UUID, seat: int) -> None:
+        self.s.tokens.pop((game_id, seat), None)
+
+    def save_invite(self, game_id: UUID, seat: int, invite: str) -> None:
+        self.s.invites[(game_id, seat)] = invite
+
+    def set_timers(
+        self, game_id: UUID, waiting: dict[int, int], seconds: int, new: Sequence[StoredEvent]
+    ) -> None:
+        moments = {event.version: event.recorded_at for event in self.s.events[game_id]}
+        timers = {s: (v, moments[v] + timedelta(seconds=seconds)) for s, v in waiting.items()}
+        self.s.timers[game_id] = timers
+
+    def deadline(self, game_id: UUID, seat: int, since: int) -> datetime | None:
+        found = self.s.timers.get(game_id, {}).get(seat)
+        return found[1] if found and found[0] == since else None
+
+    def invite_matches(self, game_id: UUID, seat: int, invite: str) -> bool:
+        return self.s.invites.get((game_id, seat)) == invite

@@ -10,19 +10,17 @@ from uuid import UUID
 from domain.table import Table
 from events.errors import GameNotFound
 from events.folding import fold_events
-from events.postgres import store
+from events.postgres import seat_tokens, store, turn_timers
 from events.postgres.audit_reads import GameLog, read_game_log
 from events.postgres.listing import StreamInfo
 from events.postgres.repository import Repository
-from events.postgres.seat_tokens import SeatTokens
 from events.records import StoredEvent
 
 
 class Queries:
-    def __init__(self, pool, repository: Repository, tokens: SeatTokens) -> None:
+    def __init__(self, pool, repository: Repository) -> None:
         self._pool = pool
         self._repository = repository
-        self._tokens = tokens
 
     def game(self, game_id: UUID) -> tuple[Table, int]:
         """The table at its latest version (GameNotFound if there is no such game)."""
@@ -65,10 +63,16 @@ class Queries:
         with self._pool.connection() as conn:
             return read_game_log(conn, game_id)
 
+    def deadlines(self, game_id: UUID) -> dict[int, datetime]:
+        """When the turn of each seat a timed game waits for runs out."""
+        with self._pool.connection() as conn:
+            return turn_timers.of_game(conn, game_id)
+
     def exists(self, game_id: UUID) -> bool:
         with self._pool.connection() as conn:
             return store.stream_version(conn, game_id) is not None
 
     def seat_for(self, game_id: UUID, token: str) -> int | None:
-        """The seat a token acts for at this game, None if it acts for none."""
-        return self._tokens.seat_for(self._pool, game_id, token)
+        """The seat a token acts for at this game now, None if it acts for none."""
+        with self._pool.connection() as conn:
+            return seat_tokens.seat_for(conn, game_id, token)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 
 from domain import table as tables
@@ -13,6 +14,7 @@ from domain.codec import from_json, type_hints
 from domain.dealing import DeckSealed
 from domain.decider import Automatic, Command, Deal, DomainError, Event
 from domain.origins import event_origin
+from domain.presence import LeaveSeat, SeatLeft, TimeOut, TurnTimedOut
 
 Record = dict[str, Any]
 T = TypeVar("T")
@@ -59,7 +61,9 @@ def read(record: Record, reader: Callable[[dict], T]) -> T:
 
 def next_command(table: tables.Table, records: Sequence[Record], i: int) -> Command:
     """What the game waits for decides how records[i:] are read: a deal, automatic work, or a
-    choice."""
+    choice. A seat may leave, or be timed out, whatever the game waits for."""
+    if records[i]["type"] in SEAT_EVENTS:
+        return _seat_command(table, records, i)
     if tables.pending_deal(table) is not None:
         return _deal(table, records, i)
     if kind := table.game_type.automatic(table.game):
@@ -95,11 +99,41 @@ def _sealed_after(records: Sequence[Record], i: int) -> Record | None:
     return None
 
 
-def _choice(table: tables.Table, record: Record) -> Command:
-    name, game_type = record["type"], table.game_type
-    if name == "SeatJoined":
+SEAT_EVENTS = ("SeatJoined", "SeatLeft", "TurnTimedOut")
+
+
+def _seat_command(table: tables.Table, records: Sequence[Record], i: int) -> Command:
+    record = records[i]
+    if record["type"] == "SeatJoined":
         joined = read(record, lambda data: from_json(tables.SeatJoined, data))
         return tables.JoinSeat(joined.seat, joined.name)
+    if record["type"] == "SeatLeft":
+        return LeaveSeat(read(record, lambda data: from_json(SeatLeft, data)).seat)
+    return _time_out(table, records, record)
+
+
+def _time_out(table: tables.Table, records: Sequence[Record], record: Record) -> TimeOut:
+    """The timeout as the service ordered it, its times read from the log: the deadline is the
+    recorded moment the seat has been waited for since, plus the table's turn_seconds."""
+    seat = read(record, lambda data: from_json(TurnTimedOut, data)).seat
+    since = dict(table.waiting).get(seat, 0)
+    seconds = table.options.get("turn_seconds") or 0
+    started = records[since - 1]["recorded_at"] if 0 < since <= len(records) else None
+    try:
+        now, began = _moment(record["recorded_at"]), _moment(started)
+    except (TypeError, ValueError):
+        raise Problem(version_of(record), "its moments cannot be read") from None
+    return TimeOut(seat, since, now, began + seconds)
+
+
+def _moment(spelled: object) -> float:
+    if not isinstance(spelled, str):
+        raise TypeError("not a moment")
+    return datetime.fromisoformat(spelled.replace("Z", "+00:00")).timestamp()
+
+
+def _choice(table: tables.Table, record: Record) -> Command:
+    name, game_type = record["type"], table.game_type
     action = game_type.choices.get(name)
     if action is None:
         origin = event_origin(game_type, name)
@@ -142,6 +176,10 @@ def describe(table: tables.Table, command: Command) -> str:
         return f"the automatic {command.kind}"
     if isinstance(command, tables.JoinSeat):
         return f"joining seat {command.seat} as {command.name!r}"
+    if isinstance(command, LeaveSeat):
+        return f"seat {command.seat} leaving"
+    if isinstance(command, TimeOut):
+        return f"timing out seat {command.seat}"
     action = next(a for a, c in table.game_type.commands.items() if c is type(command))
     fields = [f.name for f in dataclasses.fields(command) if f.name != "seat"]
     shown = "; ".join(_shown(getattr(command, name)) for name in fields)

@@ -27,6 +27,15 @@ class Settings:
     max_streams: int = 1000  # per API process; load_settings keeps threads free for the rest
     audit_key_file: str = ""  # Ed25519 key that signs chain heads; "": DATA_DIR/audit-key.pem
     cors_origins: str = "*"  # comma-separated origins a browser may call from; "*": any
+    trusted_proxies: int = 0  # proxies in front that set X-Forwarded-For (client addresses)
+    rate_limits: str = "on"  # "off": no rate limit at all (load tests from one address)
+    rate_limit_create: str = "600/minute;10000/hour"  # games created, per client address
+    rate_limit_create_bots: str = "30/minute;500/hour"  # tables of bots alone, per address
+    rate_limit_actions: str = "50/second"  # actions per seat token
+    rate_limit_actions_per_address: str = "200/second"
+    rate_limit_reads: str = "100/second"  # reads per seat token
+    rate_limit_reads_per_address: str = "1000/second"
+    max_streams_per_client: int = 20  # open streams per client address and per token; 0: no cap
 
     @property
     def audit_key_path(self) -> str:
@@ -58,6 +67,15 @@ ENVIRONMENT = {
     "MAX_STREAMS": "max_streams",
     "AUDIT_KEY_FILE": "audit_key_file",
     "CORS_ORIGINS": "cors_origins",
+    "TRUSTED_PROXIES": "trusted_proxies",
+    "RATE_LIMITS": "rate_limits",
+    "RATE_LIMIT_CREATE": "rate_limit_create",
+    "RATE_LIMIT_CREATE_BOTS": "rate_limit_create_bots",
+    "RATE_LIMIT_ACTIONS": "rate_limit_actions",
+    "RATE_LIMIT_ACTIONS_PER_ADDRESS": "rate_limit_actions_per_address",
+    "RATE_LIMIT_READS": "rate_limit_reads",
+    "RATE_LIMIT_READS_PER_ADDRESS": "rate_limit_reads_per_address",
+    "MAX_STREAMS_PER_CLIENT": "max_streams_per_client",
 }
 
 

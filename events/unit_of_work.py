@@ -10,6 +10,7 @@ implements it for the service (events/postgres/unit_of_work.py) and a dictionary
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, Protocol, Self
 from uuid import UUID
 
@@ -55,10 +56,33 @@ class UnitOfWork(Protocol):
         """Appends after `head`; `table` is the state the events lead to."""
         ...
 
-    def add_work(self, game_id: UUID, version: int, work: Sequence[Work]) -> None:
-        """Work for the workers once this commits (a bot's turn, round scoring)."""
+    def add_work(
+        self, game_id: UUID, version: int, work: Sequence[Work], urgent: bool = False
+    ) -> None:
+        """Work for the workers once this commits (a bot's turn, round scoring); `urgent`
+        when a human is waiting for it."""
         ...
 
     def work_done(self, game_id: UUID, version: int, work: Work) -> None: ...
 
-    def save_token(self, game_id: UUID, seat: int, token: str) -> None: ...
+    def save_token(self, game_id: UUID, seat: int, token: str) -> None:
+        """The seat's token from now on (the one it had, if any, stops working)."""
+        ...
+
+    def revoke_token(self, game_id: UUID, seat: int) -> None: ...
+
+    def save_invite(self, game_id: UUID, seat: int, invite: str) -> None: ...
+
+    def set_timers(
+        self, game_id: UUID, waiting: dict[int, int], seconds: int, new: Sequence[StoredEvent]
+    ) -> None:
+        """The turn timers of the game from now on: for each seat waited for, since which
+        version (its `recorded_at` is in `new`, or stored) plus `seconds`."""
+        ...
+
+    def deadline(self, game_id: UUID, seat: int, since: int) -> datetime | None:
+        """When the seat's turn that began at version `since` runs out; None if it is not
+        waited for since then."""
+        ...
+
+    def invite_matches(self, game_id: UUID, seat: int, invite: str) -> bool: ...

@@ -85,3 +85,57 @@ def test_adopts_servers_left_by_a_crashed_launcher(tmp_path: Path) -> None:
     finally:
         launcher.kill()
         stop_embedded(data_dir)
+
+
+def test_a_stopped_database_is_a_fast_503_and_the_api_recovers_by_itself(tmp_path: Path) -> None:
+    """Stop the embedded Postgres under a running app: requests answer 503 `unavailable` with
+    Retry-After within 5 s; start it again and the same app serves them, not restarted."""
+    import time
+    import uuid
+
+    from api import create_app
+    from embedded.postgres import ensure_postgres, stop_postgres
+    from events.postgres.migrate import apply_migrations
+    from events.settings import Settings
+
+    data_dir = tmp_path / "data"
+    services = ensure_services(data_dir, env={})
+    app = None
+    try:
+        apply_migrations(services.database_url)
+        settings = Settings(
+            database_url=services.database_url,
+            redis_url=services.redis_url,
+            data_dir=str(data_dir),
+            log_level="WARNING",
+        )
+        app = create_app(settings)
+        client = app.test_client()
+        body = {"type": "trick_and_snipers", "seats": [{"kind": "open"}] * 3, "options": {}}
+        game = client.post("/games", json=body).get_json()["id"]
+        assert client.get(f"/games/{game}").status_code == 200
+
+        stop_postgres(data_dir / "postgres")
+        for request in (
+            lambda: client.get(f"/games/{game}"),
+            lambda: client.post("/games", json=body),
+        ):
+            started = time.monotonic()
+            response = request()
+            assert time.monotonic() - started < 5.0
+            assert response.status_code == 503 and response.get_json()["code"] == "unavailable"
+            assert int(response.headers["Retry-After"]) >= 1
+
+        ensure_postgres(data_dir / "postgres", [], owner=False)
+        statuses = []
+        for _ in range(20):  # a connection broken by the restart fails once, then is replaced
+            statuses.append(client.get(f"/games/{game}").status_code)
+            if statuses[-1] == 200:
+                break
+            time.sleep(0.5)
+        assert statuses[-1] == 200, statuses
+        assert client.get(f"/games/{uuid.uuid4()}").status_code == 404
+    finally:
+        if app is not None:
+            app.extensions["cardroom"].pool.close()
+        services.stop()

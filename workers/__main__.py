@@ -1,4 +1,5 @@
-"""`python -m workers`: one RQ worker (non-forking) plus the outbox relay and the sweeper.
+"""`python -m workers`: one RQ worker (non-forking) plus the outbox relay, the sweeper and the
+turn timers.
 
 `--jobs-only` runs just the RQ worker, to add job capacity beside a full one.
 SimpleWorker runs jobs in this process: forking per job would cost a new database pool
@@ -17,6 +18,7 @@ from rq.serializers import JSONSerializer
 from events.settings import LOG_FORMAT
 from workers import context
 from workers.relay import relay_forever, sweep_forever
+from workers.timers import fire_forever
 
 
 def main() -> None:
@@ -29,8 +31,9 @@ def main() -> None:
     if not args.jobs_only:
         threading.Thread(target=relay_forever, args=(stop,), daemon=True, name="relay").start()
         threading.Thread(target=sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
+        threading.Thread(target=fire_forever, args=(stop,), daemon=True, name="timers").start()
     worker = SimpleWorker(
-        [context.queue()], connection=context.redis_connection(), serializer=JSONSerializer
+        context.queues(), connection=context.redis_connection(), serializer=JSONSerializer
     )
     try:
         worker.work(logging_level=settings.log_level)

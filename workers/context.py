@@ -27,5 +27,12 @@ def redis_connection() -> redis.Redis:
     return redis.Redis.from_url(settings().redis_url)
 
 
-def queue() -> Queue:
-    return Queue(settings().queue_name, connection=redis_connection(), serializer=JSONSerializer)
+def queue(urgent: bool = False) -> Queue:
+    """Work a human waits for goes to its own queue, which workers take first."""
+    name = f"{settings().queue_name}-humans" if urgent else settings().queue_name
+    return Queue(name, connection=redis_connection(), serializer=JSONSerializer)
+
+
+def queues() -> list[Queue]:
+    """In the order a worker takes jobs: those a human waits for first."""
+    return [queue(urgent=True), queue()]

@@ -13,4 +13,4 @@ from workers import context
 def run_work(game_id: str, version: int, kind: str) -> str:
     """A bot's turn or automatic work; "done", or "stale" when the game has moved on."""
     work = outbox.decode(kind)
-    return context.cardroom().commands.run_work(UUID(game_id), version, work)
+    return context.cardroom().automation.run_work(UUID(game_id), version, work)

@@ -20,7 +20,7 @@ PURGE_EVERY_SWEEPS = 300  # about every ten minutes
 
 
 def enqueue(row: OutboxItem) -> None:
-    context.queue().enqueue(
+    context.queue(row.urgent).enqueue(
         run_work,
         str(row.game_id),
         row.version,

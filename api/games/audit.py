@@ -8,6 +8,7 @@ from flask import Response, jsonify
 
 from api.auth import bearer_token, caller_seat
 from api.games import bp
+from api.limits import limited
 from api.rendering import render_event
 from api.requests import game_uuid
 from api.services import services
@@ -17,11 +18,13 @@ from events.export import MEDIA_TYPE, full_export, viewer_export
 
 
 @bp.get("/audit-key")
+@limited("reads")
 def audit_key():
     return jsonify(services().signer.public_description())
 
 
 @bp.get("/games/<game_id>/audit")
+@limited("reads")
 def audit(game_id: str):
     game = game_uuid(game_id)
     token = bearer_token()
@@ -32,6 +35,7 @@ def audit(game_id: str):
 
 
 @bp.get("/games/<game_id>/export")
+@limited("reads")
 def export(game_id: str):
     game = game_uuid(game_id)
     token = bearer_token()

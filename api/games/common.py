@@ -7,7 +7,7 @@ from flask import jsonify
 from api.rendering import render_event, render_game
 from api.services import services
 from domain.decider import Event
-from events.commands import Committed, Replayed
+from events.results import Committed, Replayed
 
 
 def action_body(result: Committed | Replayed, seat: int) -> dict:
@@ -33,7 +33,9 @@ def created_body(result: Committed | Replayed) -> dict:
     else:
         table = services().queries.table_at(result.game_id, result.version)
     body = render_game(result.game_id, result.version, table, None)
-    body["tokens"] = [{"seat": seat, "token": token} for seat, token in result.tokens.items()]
+    secrets = result.secrets
+    body["tokens"] = [{"seat": seat, "token": token} for seat, token in secrets.tokens.items()]
+    body["invites"] = [{"seat": s, "invite": invite} for s, invite in secrets.invites.items()]
     return body
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -39,7 +39,12 @@ def sse_comment(text: str) -> str:
     return f": {text}\n\n"
 
 
-def event_stream(spec: StreamSpec, queries: Queries, notifier: GameNotifier) -> Iterator[str]:
+def event_stream(
+    spec: StreamSpec,
+    queries: Queries,
+    notifier: GameNotifier,
+    alive: Callable[[], None] = lambda: None,
+) -> Iterator[str]:
     """Yields SSE text: the events after `spec.after`, then each new one, until the game's final
     event has been sent (or `max_seconds` pass). Subscribes before the first read, so no commit
     can slip between that read and the wait."""
@@ -61,6 +66,7 @@ def event_stream(spec: StreamSpec, queries: Queries, notifier: GameNotifier) -> 
                 continue
             if now - last_comment >= spec.heartbeat:
                 yield sse_comment("keep-alive")
+                alive()  # the stream's slot counts it as open while it beats
                 last_comment = now
             wait = min(notifier.poll_timeout(spec.heartbeat), last_comment + spec.heartbeat - now)
             if spec.max_seconds:  # never sleep past the stream's end

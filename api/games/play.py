@@ -7,6 +7,7 @@ from flask import Response, jsonify, request
 from api.auth import bearer_token, caller_seat
 from api.games import bp
 from api.games.common import action_body, created
+from api.limits import limited
 from api.problems import Problem
 from api.rendering import render_event, render_game
 from api.requests import game_uuid, idempotent_request, json_body, query
@@ -25,6 +26,7 @@ def _load_for_caller(game_id: str):
 
 
 @bp.get("/games/<game_id>")
+@limited("reads")
 def show_game(game_id: str):
     game, table, version, seat = _load_for_caller(game_id)
     etag = f'"{version}"'
@@ -36,6 +38,7 @@ def show_game(game_id: str):
 
 
 @bp.post("/games/<game_id>/actions")
+@limited("actions")
 def act(game_id: str):
     game = game_uuid(game_id)
     token = bearer_token()
@@ -67,6 +70,7 @@ def _seat_or_404(game, token: str) -> int:
 
 
 @bp.get("/games/<game_id>/events")
+@limited("reads")
 def list_events(game_id: str):
     params = query(EVENTS_QUERY)
     game, table, version, seat = _load_for_caller(game_id)
@@ -76,6 +80,7 @@ def list_events(game_id: str):
 
 
 @bp.get("/games/<game_id>/replay")
+@limited("reads")
 def replay(game_id: str):
     params = query(REPLAY_QUERY)
     game, table, version, seat = _load_for_caller(game_id)
@@ -86,4 +91,4 @@ def replay(game_id: str):
             errors={"version": [f"must be at most {version}"]},
         )
     table_then = services().queries.table_at(game, params["version"])
-    return jsonify(render_game(game, params["version"], table_then, seat))
+    return jsonify(render_game(game, params["version"], table_then, seat, live=False))

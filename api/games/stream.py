@@ -9,19 +9,25 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
+from uuid import UUID
 
-from flask import Response, current_app, request
+from flask import Response, current_app, jsonify, request
 from marshmallow import Schema, fields, validate
 
 from api.auth import bearer_token, caller_seat
 from api.games import bp
 from api.games.live import StreamSpec, event_stream
+from api.limits import client_address, limited
 from api.problems import Problem, problem_response
+from api.rendering import iso
 from api.requests import game_uuid, query
 from api.services import services
+from api.stream_slots import StreamSlots
+from api.stream_tickets import StreamTickets
 from events.postgres.notifications import GameNotifier
 
 MAX_VERSION = 2**31 - 1
+RETRY_SECONDS = 5  # after a stream of the same client ends
 LAST_EVENT_ID = re.compile(r"[0-9]{1,9}")
 _HUB_LOCK = threading.Lock()
 
@@ -29,6 +35,7 @@ _HUB_LOCK = threading.Lock()
 class StreamQuery(Schema):
     after = fields.Integer(validate=validate.Range(0, MAX_VERSION))
     access_token = fields.String()
+    ticket = fields.String(validate=validate.Length(1, 256))
 
 
 STREAM_QUERY = StreamQuery()
@@ -40,6 +47,7 @@ class StreamHub:
 
     notifier: GameNotifier
     slots: threading.BoundedSemaphore
+    per_client: StreamSlots
 
 
 def stream_hub() -> StreamHub:
@@ -50,12 +58,19 @@ def stream_hub() -> StreamHub:
             hub = StreamHub(
                 GameNotifier(settings.database_url),
                 threading.BoundedSemaphore(settings.max_streams),
+                StreamSlots(
+                    services().redis,  # type: ignore[arg-type]
+                    f"{settings.queue_name}-streams",
+                    settings.max_streams_per_client,
+                    settings.stream_heartbeat_seconds,
+                ),
             )
             current_app.extensions["cardroom_streams"] = hub
         return hub
 
 
 @bp.get("/games/<game_id>/events/stream")
+@limited("reads")
 def stream_events(game_id: str):
     params = query(STREAM_QUERY)
     after = _resume_point(params.get("after", 0))
@@ -63,9 +78,20 @@ def stream_events(game_id: str):
     token = bearer_token() or params.get("access_token") or None
     svc = services()
     svc.queries.game(game)  # 404 for an unknown game
-    seat = caller_seat(game, token)
+    seat = _ticket_seat(game, params["ticket"]) if "ticket" in params else caller_seat(game, token)
     hub = stream_hub()
+    owners = [f"address-{client_address()}"]
+    if seat is not None:  # the seat's streams, whether opened with its token or tickets
+        owners.append(f"seat-{game}-{seat}")
+    slot = hub.per_client.acquire(owners)
+    if slot is None:
+        raise Problem(
+            "rate-limited",
+            f"{svc.settings.max_streams_per_client} streams are open for this client already",
+            retry_after=RETRY_SECONDS,
+        )
     if not hub.slots.acquire(blocking=False):
+        hub.per_client.release(slot, owners)
         response = problem_response(
             503, "unavailable", "this server holds as many streams as it can; retry"
         )
@@ -75,14 +101,41 @@ def stream_events(game_id: str):
     spec = StreamSpec(
         game, seat, after, settings.stream_heartbeat_seconds, settings.stream_max_seconds
     )
-    body = event_stream(spec, svc.queries, hub.notifier)
+    body = event_stream(
+        spec, svc.queries, hub.notifier, lambda: hub.per_client.refresh(slot, owners)
+    )
     response = Response(body, mimetype="text/event-stream")
     response.headers.update(
         {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Authorization"}
     )
     # Released when the server closes the response, even if the body was never iterated.
     response.call_on_close(hub.slots.release)
+    response.call_on_close(lambda: hub.per_client.release(slot, owners))
     return response
+
+
+@bp.post("/games/<game_id>/stream-ticket")
+@limited("actions")
+def new_stream_ticket(game_id: str):
+    """A short-lived, single-use ticket for the caller's seat, for `?ticket=` on the stream."""
+    game = game_uuid(game_id)
+    seat = caller_seat(game, bearer_token())
+    if seat is None:
+        raise Problem("unauthorized", "a stream ticket is for a seat: send its token")
+    ticket, expires = tickets().issue(game, seat)
+    return jsonify({"ticket": ticket, "expires_at": iso(expires), "seat": seat}), 201
+
+
+def tickets() -> StreamTickets:
+    svc = services()
+    return StreamTickets(svc.redis, f"{svc.settings.queue_name}-tickets")  # type: ignore[arg-type]
+
+
+def _ticket_seat(game: UUID, ticket: str) -> int:
+    seat = tickets().redeem(game, ticket)
+    if seat is None:
+        raise Problem("unauthorized", "the ticket is unknown, used, expired or of another game")
+    return seat
 
 
 def _resume_point(from_query: int) -> int:

@@ -6,9 +6,11 @@ import uuid
 
 from flask import jsonify
 
+from api.auth import require_seat
 from api.cursors import decode_cursor, encode_cursor
 from api.games import bp
 from api.games.common import created, created_body
+from api.limits import limited, limited_creation
 from api.problems import Problem
 from api.rendering import iso
 from api.requests import game_uuid, idempotent_request, json_body, query
@@ -25,6 +27,7 @@ DECK_OPTIONS_SCHEMA = DeckOptionsSchema()
 
 
 @bp.post("/games")
+@limited_creation
 def create_game():
     data = json_body(CREATE)
     game_type = get_game_type(data["type"])
@@ -34,7 +37,7 @@ def create_game():
         uuid.uuid4(),
         game_type,
         tables.CreateTable(seats, options, fixed_decks),
-        idempotent_request("create"),
+        idempotent_request("create", secret=True),
     )
     return created(created_body(result), {"Location": f"/games/{result.game_id}"})
 
@@ -63,14 +66,40 @@ def _whole(value: object) -> object:
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/join")
+@limited("actions")
 def join_seat(game_id: str, seat: int):
     game = game_uuid(game_id)
-    name = json_body(JOIN)["name"]
-    joined = services().commands.join(game, seat, name)
-    return jsonify({"seat": seat, "token": joined.tokens[seat]}), 201
+    body = json_body(JOIN)
+    joined = services().commands.join(game, seat, body["name"], body["invite"])
+    return jsonify({"seat": seat, "token": joined.secrets.tokens[seat]}), 201
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>/leave")
+@limited("actions")
+def leave_seat(game_id: str, seat: int):
+    """The seat's holder leaves: a bot plays the seat from then on, the token is 401 from now;
+    before the deal the seat opens again, with a new invite."""
+    game = game_uuid(game_id)
+    require_seat(game, seat)
+    left = services().commands.leave(game, seat)
+    body: dict = {"seat": seat, "version": left.version}
+    if seat in left.secrets.invites:
+        body["invite"] = left.secrets.invites[seat]
+    return jsonify(body), 201
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>/token")
+@limited("actions")
+def new_seat_token(game_id: str, seat: int):
+    """The seat's token holder gets a new token; the old one is 401 from then on."""
+    game = game_uuid(game_id)
+    require_seat(game, seat)
+    token = services().commands.new_token(game, seat)
+    return jsonify({"seat": seat, "token": token}), 201
 
 
 @bp.get("/games")
+@limited("reads")
 def list_games():
     params = query(LIST_QUERY)
     before = decode_cursor(params["cursor"]) if "cursor" in params else None

@@ -18,10 +18,11 @@ def make_pool(
     min_size: int = 1,
     statement_timeout_ms: int = 15_000,
     idle_in_transaction_timeout_ms: int = 60_000,
-    wait_timeout_s: float = 10.0,
+    wait_timeout_s: float = 3.0,
 ) -> ConnectionPool:
     # Server-side limits so a stuck request cannot hold a game's row lock (or the global
-    # reader's xmin) for long; the pool wait timeout turns exhaustion into a fast error.
+    # reader's xmin) for long; the pool wait timeout turns exhaustion, or a database that
+    # went away, into a 503 within seconds rather than a hang (API.md: within 5 s).
     options = (
         f"-c statement_timeout={statement_timeout_ms}"
         f" -c idle_in_transaction_session_timeout={idle_in_transaction_timeout_ms}"
@@ -29,7 +30,7 @@ def make_pool(
     kwargs: dict[str, Any] = {
         "autocommit": True,
         "row_factory": dict_row,
-        "connect_timeout": 5,
+        "connect_timeout": 2,
         "options": options,
     }
     return ConnectionPool(

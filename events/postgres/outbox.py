@@ -23,6 +23,7 @@ class OutboxItem:
     kind: str
     created_at: datetime
     enqueued_at: datetime | None
+    urgent: bool  # a human is waiting for it
 
     @property
     def job_id(self) -> str:
@@ -33,16 +34,18 @@ class OutboxItem:
         return decode(self.kind)
 
 
-_COLUMNS = "id, game_id, version, kind, created_at, enqueued_at"
+_COLUMNS = "id, game_id, version, kind, created_at, enqueued_at, urgent"
 
 
-def add(conn: psycopg.Connection, game_id: UUID, version: int, work: Work) -> bool:
+def add(
+    conn: psycopg.Connection, game_id: UUID, version: int, work: Work, urgent: bool = False
+) -> bool:
     """Queues work for after this transaction commits; False if it was already queued."""
     return _changes_one(
         conn,
-        "INSERT INTO outbox (game_id, version, kind) VALUES (%s, %s, %s)"
+        "INSERT INTO outbox (game_id, version, kind, urgent) VALUES (%s, %s, %s, %s)"
         " ON CONFLICT (game_id, version, kind) DO NOTHING",
-        (game_id, version, encode(work)),
+        (game_id, version, encode(work), urgent),
     )
 
 

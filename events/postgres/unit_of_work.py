@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import ExitStack
+from datetime import datetime
 from typing import Any, Self
 from uuid import UUID
 
@@ -14,7 +15,7 @@ from domain.decider import Event
 from domain.table import Table
 from events.idempotent_requests import Claim
 from events.outbox import Work
-from events.postgres import idempotency, outbox, seat_tokens, store
+from events.postgres import idempotency, outbox, seat_tokens, store, turn_timers
 from events.postgres.repository import Repository
 from events.records import StoredEvent, StreamHead, new_events
 from events.signing import HeadSigner
@@ -78,9 +79,11 @@ class PostgresUnitOfWork:
         self._committed.append((game_id, version, table))
         return stored
 
-    def add_work(self, game_id: UUID, version: int, work: Sequence[Work]) -> None:
+    def add_work(
+        self, game_id: UUID, version: int, work: Sequence[Work], urgent: bool = False
+    ) -> None:
         for item in work:
-            outbox.add(self.conn, game_id, version, item)
+            outbox.add(self.conn, game_id, version, item, urgent)
             self._work_queued = True
 
     def work_done(self, game_id: UUID, version: int, work: Work) -> None:
@@ -88,3 +91,20 @@ class PostgresUnitOfWork:
 
     def save_token(self, game_id: UUID, seat: int, token: str) -> None:
         seat_tokens.save(self.conn, game_id, seat, token)
+
+    def revoke_token(self, game_id: UUID, seat: int) -> None:
+        seat_tokens.revoke(self.conn, game_id, seat)
+
+    def save_invite(self, game_id: UUID, seat: int, invite: str) -> None:
+        seat_tokens.save_invite(self.conn, game_id, seat, invite)
+
+    def set_timers(
+        self, game_id: UUID, waiting: dict[int, int], seconds: int, new: Sequence[StoredEvent]
+    ) -> None:
+        turn_timers.set_timers(self.conn, game_id, waiting, seconds, new)
+
+    def deadline(self, game_id: UUID, seat: int, since: int) -> datetime | None:
+        return turn_timers.deadline(self.conn, game_id, seat, since)
+
+    def invite_matches(self, game_id: UUID, seat: int, invite: str) -> bool:
+        return seat_tokens.invite_matches(self.conn, game_id, seat, invite)

@@ -47,9 +47,8 @@ def client(app):
     return app.test_client()
 
 
-@pytest.fixture(scope="session")
-def worker(settings: Settings) -> Iterator[subprocess.Popen]:
-    """A real `python -m workers` process (RQ worker, relay, sweeper) on this session's queue."""
+def start_worker(settings: Settings) -> subprocess.Popen:
+    """A real `python -m workers` process (RQ worker, relay, sweeper, turn timers)."""
     env = {
         **os.environ,
         "DATABASE_URL": settings.database_url,
@@ -59,13 +58,23 @@ def worker(settings: Settings) -> Iterator[subprocess.Popen]:
         "LOG_LEVEL": "WARNING",
         "AUDIT_KEY_FILE": settings.audit_key_file,
     }
-    process = subprocess.Popen([sys.executable, "-m", "workers"], cwd=ROOT, env=env)
-    yield process
+    return subprocess.Popen([sys.executable, "-m", "workers"], cwd=ROOT, env=env)
+
+
+def stop_worker(process: subprocess.Popen) -> None:
     process.terminate()
     try:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+@pytest.fixture(scope="session")
+def worker(settings: Settings) -> Iterator[subprocess.Popen]:
+    """A worker process on this session's database and queue."""
+    process = start_worker(settings)
+    yield process
+    stop_worker(process)
 
 
 class SpecCheckingClient(FlaskClient):

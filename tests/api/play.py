@@ -28,6 +28,14 @@ def tokens_of(created: dict) -> dict[int, str]:
     return {entry["seat"]: entry["token"] for entry in created["tokens"]}
 
 
+def invites_of(created: dict) -> dict[int, str]:
+    return {entry["seat"]: entry["invite"] for entry in created["invites"]}
+
+
+def join_body(created: dict, seat: int, name: str) -> dict:
+    return {"name": name, "invite": invites_of(created)[seat]}
+
+
 def play_one(client, game_id: str, seat: int, token: str, rng: random.Random) -> dict:
     mine = client.get(f"/games/{game_id}", headers=auth(token)).get_json()
     template = rng.choice(mine["you"]["legal_actions"])

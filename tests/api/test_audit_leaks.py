@@ -169,7 +169,7 @@ class WatchedGame:
         assert queued, "nobody is to act and no work is queued"
         for row in queued:
             work = outbox.decode(row["kind"])
-            assert self.services.commands.run_work(uuid.UUID(self.id), version, work) == "done"
+            assert self.services.automation.run_work(uuid.UUID(self.id), version, work) == "done"
 
     def play_to_the_end(self, later_rounds_every: int, limit: int = 2000) -> None:
         """Check every step of round 1, then every `later_rounds_every`-th step."""

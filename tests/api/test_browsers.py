@@ -55,9 +55,10 @@ def test_a_cross_origin_get_is_allowed_and_exposes_etag_and_retry_after(client):
     exposed = {h.strip() for h in response.headers["Access-Control-Expose-Headers"].split(",")}
     assert response.headers["Access-Control-Allow-Origin"] == "*"
     assert {"ETag", "Retry-After"} <= exposed
-    assert client.get("/game-types", headers={"Origin": ORIGIN}).headers[
-        "Access-Control-Allow-Origin"
-    ] == "*"
+    assert (
+        client.get("/game-types", headers={"Origin": ORIGIN}).headers["Access-Control-Allow-Origin"]
+        == "*"
+    )
 
 
 def test_only_the_configured_origins_are_allowed(settings):

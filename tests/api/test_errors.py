@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from tests.api.play import auth, create_game, humans, tokens_of
+from tests.api.play import auth, create_game, humans, invites_of, tokens_of
 
 PROBLEM = "application/problem+json"
 
@@ -193,7 +193,7 @@ def test_a_name_with_a_lone_surrogate_cannot_join(client):
     game = create_game(client, "trick_and_snipers", humans(1) + [{"kind": "open"}] * 2)
     response = client.post(
         f"/games/{game['id']}/seats/1/join",
-        data=b'{"name": "x\\udfffy"}',
+        data=b'{"name": "x\\udfffy", "invite": "' + invites_of(game)[1].encode() + b'"}',
         content_type="application/json",
     )
     assert_problem(response, 400, "validation-error")

@@ -23,6 +23,7 @@ from api.games.stream import stream_hub
 from domain.templates import action_from_template
 from events.postgres.notifications import GameNotifier
 from tests.api.knowledge import cards_of, cards_shown
+from tests.api.play import join_body
 
 HEARTBEAT = 0.3
 GAME = "trick_and_snipers"
@@ -240,7 +241,9 @@ def test_a_commit_wakes_the_waiters_of_its_game_by_notify_and_no_others(server, 
         assert notifier.listening.wait(10)
         mine.wait(0), other.wait(0)  # the wake-up every waiter gets when listening starts
         joined = requests.post(
-            f"{server}/games/{created['id']}/seats/1/join", json={"name": "B"}, timeout=10
+            f"{server}/games/{created['id']}/seats/1/join",
+            json=join_body(created, 1, "B"),
+            timeout=10,
         )
         assert joined.status_code == 201
         woken = mine.wait(5)  # returns False on timeout: only a notification wakes it early
@@ -266,7 +269,8 @@ def test_streams_still_get_every_event_by_polling_while_notifications_are_down(s
         created = new_game(url, [{"kind": "human", "name": "A"}, {"kind": "open"}, *bots(1)])
         stream = Stream(f"{url}/games/{created['id']}/events/stream")
         before = [e for _, e in zip(range(created["version"]), stream.events(), strict=False)]
-        requests.post(f"{url}/games/{created['id']}/seats/1/join", json={"name": "B"}, timeout=5)
+        join_url = f"{url}/games/{created['id']}/seats/1/join"
+        requests.post(join_url, json=join_body(created, 1, "B"), timeout=5)
         started = time.monotonic()
         joined = next(stream.events())
         stream.close()

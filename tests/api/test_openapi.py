@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from domain.games import GAME_TYPES
+from domain.presence import TABLE_OPTIONS
 from tests.api.spec import SpecViolation, check_response, load_spec
 
 # Flask answers these for every route itself; the spec documents the methods the views serve.
@@ -94,7 +95,7 @@ def test_the_create_body_has_one_shape_per_game_type_and_table_size_with_its_opt
         for shape in shapes
     }
     offered = {
-        (game.id, players, frozenset(game.options))
+        (game.id, players, frozenset(game.options) | frozenset(TABLE_OPTIONS))
         for game in GAME_TYPES.values()
         for players in range(game.min_players, game.max_players + 1)
     }

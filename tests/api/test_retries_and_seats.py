@@ -2,19 +2,30 @@
 
 from __future__ import annotations
 
-from tests.api.play import auth, create_game, humans, tokens_of
+import uuid
+
+from tests.api.play import auth, create_game, humans, join_body, tokens_of
 from tests.api.test_errors import assert_problem
 
 
 def test_a_retried_create_returns_the_first_response_and_creates_one_game(client):
     body = {"type": "trick_and_snipers", "seats": humans(3), "options": {}}
-    key = {"Idempotency-Key": "create-once-7f3a"}
+    key = {"Idempotency-Key": str(uuid.uuid4())}
     first = client.post("/games", json=body, headers=key)
     again = client.post("/games", json=body, headers=key)
     assert first.status_code == again.status_code == 201
     assert again.get_json() == first.get_json()
     listed = client.get("/games?limit=100").get_json()["games"]
     assert sum(game["id"] == first.get_json()["id"] for game in listed) == 1
+
+
+def test_a_guessable_creation_key_is_refused_and_creates_nothing(client):
+    body = {"type": "trick_and_snipers", "seats": humans(3), "options": {}}
+    before = client.get("/games?limit=100").get_json()["games"]
+    for key in ("create-1", "9f1c2e4a-create-1"):
+        response = client.post("/games", json=body, headers={"Idempotency-Key": key})
+        assert_problem(response, 400, "validation-error")
+    assert client.get("/games?limit=100").get_json()["games"] == before
 
 
 def test_a_retried_action_appends_once_and_returns_the_first_response(client):
@@ -45,13 +56,12 @@ def test_the_game_starts_when_the_last_open_seat_is_taken(client):
     game = create_game(client, "trick_and_snipers", humans(1) + [{"kind": "open"}] * 2)
     assert game["status"] == "waiting" and game["phase"] == "waiting"
     assert game["seats"][1]["kind"] == "open"
-    joined = client.post(f"/games/{game['id']}/seats/1/join", json={"name": "Ann"})
+    url = f"/games/{game['id']}/seats"
+    joined = client.post(f"{url}/1/join", json=join_body(game, 1, "Ann"))
     assert joined.status_code == 201 and joined.get_json()["seat"] == 1
-    assert_problem(
-        client.post(f"/games/{game['id']}/seats/1/join", json={"name": "Bob"}), 409, "seat-taken"
-    )
+    assert_problem(client.post(f"{url}/1/join", json=join_body(game, 1, "Bob")), 409, "seat-taken")
     assert client.get(f"/games/{game['id']}").get_json()["status"] == "waiting"
-    client.post(f"/games/{game['id']}/seats/2/join", json={"name": "Cy"})
+    client.post(f"{url}/2/join", json=join_body(game, 2, "Cy"))
     started = client.get(
         f"/games/{game['id']}", headers=auth(joined.get_json()["token"])
     ).get_json()
@@ -62,7 +72,9 @@ def test_the_game_starts_when_the_last_open_seat_is_taken(client):
 def test_a_missing_seat_is_not_found_and_acting_before_the_start_is_refused(client):
     game = create_game(client, "trick_and_snipers", humans(1) + [{"kind": "open"}] * 2)
     assert_problem(
-        client.post(f"/games/{game['id']}/seats/9/join", json={"name": "X"}), 404, "not-found"
+        client.post(f"/games/{game['id']}/seats/9/join", json={"name": "X", "invite": "i"}),
+        404,
+        "not-found",
     )
     response = client.post(
         f"/games/{game['id']}/actions",

@@ -56,11 +56,16 @@ CURSORS = st.builds(
 )
 
 
+# A creation's Idempotency-Key must be unguessable, which no pattern says: valid ones are UUIDs.
+SECRET_KEYS = st.uuids().map(str)
+
+
 TESTING_PHASES = {"examples", "coverage", "fuzzing", "stateful"}
 
 
 def test_the_app_passes_every_schemathesis_check_in_every_phase(app) -> None:
     schemathesis.openapi.format("cursor", CURSORS)
+    schemathesis.openapi.format("secret-key", SECRET_KEYS)
     services = app.extensions["cardroom"]
     settings = services.settings
     # An event stream lasts until its game ends: here each one ends within 0.1 s.
@@ -72,6 +77,7 @@ def test_the_app_passes_every_schemathesis_check_in_every_phase(app) -> None:
     finally:
         services.settings = settings
         unregister_string_format("cursor")
+        unregister_string_format("secret-key")
     assert not problems, "\n\n".join(problems)
     # A phase with nothing to do is skipped, which would pass silently.
     ran = {name for name, status in phases.items() if status != Status.SKIP}

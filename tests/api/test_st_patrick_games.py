@@ -135,7 +135,8 @@ def test_the_scoring_job_appends_once_however_often_it_runs(worker_context):
 def test_the_sweeper_re_enqueues_a_round_scoring_that_redis_lost(worker_context):
     game_id, version = bots_to_scoring(worker_context)
     relay_pending()  # the scoring row (and the bots' spent rows) become jobs...
-    worker_context.queue().empty()  # ...that a Redis restart loses; the outbox keeps them
+    for queue in worker_context.queues():  # ...that a Redis restart loses; the outbox keeps them
+        queue.empty()
     run_jobs(worker_context)
     assert count_of(worker_context, game_id, "RoundScored") == 0
 

@@ -16,7 +16,9 @@ from domain.table import TABLE_EVENTS
 
 MEANING = {
     "setup": "the table's creation, before any seat acts",
-    "choice": "a seat's action (or a seat joining): taken from the log as the player's choice",
+    "choice": "a seat's action (or a seat joining or leaving): taken from the log as the"
+    " player's choice",
+    "timeout": "a seat's turn ran out: checked against the times the log records",
     "deal": "a deal of a deck shuffled outside the rules, checked against its commitment",
     "derived": "given by the rules from what came before: an auditor recomputes it",
 }
@@ -51,7 +53,8 @@ def of_type(tp: Any) -> dict[str, Any]:
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         return {"type": "array", "items": of_type(args[0])}
     if tp is dict or origin is dict:
-        values = {"additionalProperties": of_type(args[1])} if args else {}
+        open_values = not args or args[1] is Any  # any JSON value: say nothing of it
+        values = {} if open_values else {"additionalProperties": of_type(args[1])}
         return {"type": "object", **values}
     if dataclasses.is_dataclass(tp):
         return fields_of(tp)

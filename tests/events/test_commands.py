@@ -6,17 +6,27 @@ from __future__ import annotations
 import itertools
 import random
 import uuid
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from domain import table as tables
 from domain.games import get_game_type
-from events.commands import Commands, Committed, Replayed
-from events.errors import ActionRefused, GameNotFound, IdempotencyKeyReused, VersionConflict
+from events.automation import Automation
+from events.commands import Commands
+from events.committing import Committer
+from events.errors import (
+    ActionRefused,
+    Forbidden,
+    GameNotFound,
+    IdempotencyKeyReused,
+    VersionConflict,
+)
 from events.folding import fold_events
 from events.idempotent_requests import IdempotentRequest
 from events.memory import MemoryStore
 from events.outbox import AutomaticWork, BotTurn
+from events.results import Committed, Replayed
 from events.sealing import Sealer
 
 TNS, POKER = get_game_type("trick_and_snipers"), get_game_type("saint_poker")
@@ -28,17 +38,32 @@ def store() -> MemoryStore:
     return MemoryStore()
 
 
-def commands_on(store: MemoryStore, seed: int = 1) -> Commands:
-    counter = itertools.count()
-    return Commands(
-        units=store.unit_of_work,
-        sealer=Sealer(b"s" * 32),
-        deal_rng=random.Random(seed),
-        new_token=lambda: f"token-{next(counter)}",
-    )
+class Service:
+    """The client commands and the automation, on one in-memory store."""
+
+    def __init__(self, store: MemoryStore, seed: int) -> None:
+        counter = itertools.count()
+        committer = Committer(deal_rng=random.Random(seed))
+        self.commands = Commands(
+            units=store.unit_of_work,
+            sealer=Sealer(b"s" * 32),
+            committer=committer,
+            new_token=lambda: f"token-{next(counter)}",
+        )
+        self.automation = Automation(store.unit_of_work, committer)
+
+    def __getattr__(self, name: str):
+        return getattr(self.commands, name)
+
+    def run_work(self, *args):
+        return self.automation.run_work(*args)
 
 
-def new_table(commands: Commands, *seats: tables.SeatInfo, game=TNS) -> Committed:
+def commands_on(store: MemoryStore, seed: int = 1) -> Service:
+    return Service(store, seed)
+
+
+def new_table(commands: Service, *seats: tables.SeatInfo, game=TNS) -> Committed:
     result = commands.create(uuid.uuid4(), game, tables.CreateTable(tuple(seats), {}))
     assert isinstance(result, Committed)
     return result
@@ -51,7 +76,7 @@ def first_pass(table: tables.Table, seat: int) -> dict:
 
 def test_a_full_table_is_dealt_at_once_and_its_bots_turns_are_queued(store):
     created = new_table(commands_on(store), HUMAN, BOT, BOT)
-    assert created.table.started and created.tokens == {0: "token-0"}
+    assert created.table.started and created.secrets.tokens == {0: "token-0"}
     assert [w for _, w in store.pending_work(created.game_id)] == [BotTurn(1), BotTurn(2)]
 
 
@@ -100,7 +125,7 @@ def test_a_retried_create_gives_the_same_tokens_which_are_stored_only_sealed(sto
     first = commands.create(uuid.uuid4(), TNS, command, request)
     again = commands.create(uuid.uuid4(), TNS, command, request)
     assert isinstance(again, Replayed) and again.game_id == first.game_id
-    assert again.tokens == first.tokens == {0: "token-0", 1: "token-1"}
+    assert again.secrets.tokens == first.secrets.tokens == {0: "token-0", 1: "token-1"}
     ((key, (_, record)),) = store.state.requests.items()
     assert "a-random-uuid-key" not in str(key) and "token-0" not in str(record)
 
@@ -160,3 +185,82 @@ def test_a_round_ready_for_scoring_queues_automatic_work(store):
 def test_an_unknown_game_is_not_found(store):
     with pytest.raises(GameNotFound):
         commands_on(store).act(uuid.uuid4(), 0, {"type": "play_card"})
+
+
+def test_an_open_seat_is_taken_with_its_invite_only(store):
+    commands = commands_on(store)
+    game = new_table(commands, HUMAN, tables.SeatInfo(tables.OPEN), tables.SeatInfo(tables.OPEN))
+    assert sorted(game.secrets.invites) == [1, 2]
+    with pytest.raises(Forbidden):
+        commands.join(game.game_id, 1, "eve", game.secrets.invites[2])
+    joined = commands.join(game.game_id, 1, "ann", game.secrets.invites[1])
+    assert joined.table.seats[1].name == "ann" and store.state.tokens[(game.game_id, 1)]
+
+
+def test_a_new_token_replaces_the_seats_old_one(store):
+    commands = commands_on(store)
+    game = new_table(commands, HUMAN, HUMAN, HUMAN)
+    new = commands.new_token(game.game_id, 0)
+    assert store.state.tokens[(game.game_id, 0)] == new != game.secrets.tokens[0]
+
+
+def timed_table(commands: Service, seconds: int = 5, most: int = 3) -> Committed:
+    options = {"turn_seconds": seconds, "max_timeouts": most}
+    command = tables.CreateTable((HUMAN, HUMAN, HUMAN), options)
+    result = commands.create(uuid.uuid4(), TNS, command)
+    assert isinstance(result, Committed)
+    return result
+
+
+def later(seconds: float = 10.0) -> datetime:
+    return datetime.now(UTC) + timedelta(seconds=seconds)
+
+
+def test_a_seat_that_leaves_mid_game_is_played_by_the_basic_bot_and_its_token_is_revoked(store):
+    commands = commands_on(store)
+    game = new_table(commands, HUMAN, HUMAN, HUMAN)
+    left = commands.leave(game.game_id, 1)
+    assert left.table.seats[1] == tables.SeatInfo(tables.BOT, "ada", "basic")
+    assert left.table.left == (1,) and (game.game_id, 1) not in store.state.tokens
+    assert (left.version, BotTurn(1)) in store.pending_work(game.game_id)
+
+
+def test_a_seat_left_before_the_deal_opens_again_with_a_new_invite(store):
+    commands = commands_on(store)
+    game = new_table(commands, HUMAN, HUMAN, tables.SeatInfo(tables.OPEN))
+    left = commands.leave(game.game_id, 0)
+    assert left.table.seats[0].kind == tables.OPEN and list(left.secrets.invites) == [0]
+    joined = commands.join(game.game_id, 0, "bo", left.secrets.invites[0])
+    assert joined.table.seats[0].name == "bo"
+
+
+def test_a_silent_seat_is_timed_out_once_and_a_move_is_made_for_it(store):
+    service = commands_on(store)
+    game = timed_table(service)
+    since = dict(game.table.waiting)[0]
+    assert service.automation.time_out(game.game_id, 0, since, later(1)) == "stale"  # not yet
+    assert service.automation.time_out(game.game_id, 0, since, later()) == "done"
+    assert service.automation.time_out(game.game_id, 0, since, later()) == "stale"  # only once
+    types = [e.type for e in store.state.events[game.game_id][game.version :]]
+    assert types[:2] == ["TurnTimedOut", "CardsPassed"]
+    assert store.state.events[game.game_id][game.version + 1].seat == 0
+
+
+def test_after_max_timeouts_in_a_row_the_seat_is_treated_as_left(store):
+    service = commands_on(store)
+    game = timed_table(service, most=1)
+    since = dict(game.table.waiting)[2]
+    assert service.automation.time_out(game.game_id, 2, since, later()) == "done"
+    events = store.state.events[game.game_id][game.version :]
+    assert [e.type for e in events][:2] == ["TurnTimedOut", "SeatLeft"]
+    table = fold_events(None, store.state.events[game.game_id])
+    assert table.seats[2].kind == tables.BOT and table.left == (2,)
+
+
+def test_a_seat_that_acts_is_not_timed_out_for_the_turn_it_took(store):
+    service = commands_on(store)
+    game = timed_table(service)
+    since = dict(game.table.waiting)[0]
+    service.act(game.game_id, 0, first_pass(game.table, 0))
+    assert service.automation.time_out(game.game_id, 0, since, later()) == "stale"
+    assert store.state.timers[game.game_id].keys() == {1, 2}

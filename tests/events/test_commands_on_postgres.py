@@ -26,10 +26,13 @@ def cardroom(database_url, tmp_path):
     built.close()
 
 
+INVITES: dict[uuid.UUID, dict[int, str]] = {}
+
+
 def open_table(cardroom: Cardroom, seats: int = 5) -> uuid.UUID:
     game_id = uuid.uuid4()
     command = tables.CreateTable((tables.SeatInfo(tables.OPEN),) * seats, {})
-    cardroom.commands.create(game_id, GAME, command)
+    INVITES[game_id] = cardroom.commands.create(game_id, GAME, command).secrets.invites
     return game_id
 
 
@@ -53,7 +56,8 @@ def run_together(functions) -> list:
 
 
 def join(cardroom: Cardroom, game_id: uuid.UUID, seat: int):
-    return lambda: cardroom.commands.join(game_id, seat, f"p{seat}")
+    invite = INVITES[game_id][seat]
+    return lambda: cardroom.commands.join(game_id, seat, f"p{seat}", invite)
 
 
 def pass_first_cards(cardroom: Cardroom, game_id: uuid.UUID, seat: int, expected: int):

@@ -38,17 +38,19 @@ def worker_context(
     for cached in _CACHED:
         cached.cache_clear()
     yield context
-    context.queue().delete(delete_jobs=True)
+    for queue in context.queues():
+        queue.delete(delete_jobs=True)
     context.cardroom().close()
     for cached in _CACHED:
         cached.cache_clear()
 
 
-def run_jobs(ctx) -> None:
-    """Runs every job queued so far, here, then returns."""
-    SimpleWorker([ctx.queue()], connection=ctx.redis_connection(), serializer=JSONSerializer).work(
-        burst=True
+def run_jobs(ctx, max_jobs: int | None = None) -> None:
+    """Runs every job queued so far (or the first `max_jobs`), here, then returns."""
+    worker = SimpleWorker(
+        ctx.queues(), connection=ctx.redis_connection(), serializer=JSONSerializer
     )
+    worker.work(burst=True, max_jobs=max_jobs)
 
 
 def loaded(ctx, game_id: uuid.UUID) -> tuple[tables.Table, int]:

@@ -11,7 +11,7 @@ from domain import table as tables
 from domain.games import get_game_type
 from domain.table_view import view_table
 from domain.templates import action_from_template, random_bot
-from events.commands import bot_rng
+from events.automation import bot_rng
 from tests.workers import in_process
 from tests.workers.in_process import loaded, run_jobs
 from workers.relay import relay_pending, sweep_stale
@@ -73,7 +73,8 @@ def test_the_sweeper_re_enqueues_work_that_redis_lost(worker_context):
     game_id = bot_table(worker_context)
     before = version_of(worker_context, game_id)
     relay_pending()
-    worker_context.queue().empty()  # Redis restarted: the jobs are gone, the outbox remains
+    for queue in worker_context.queues():  # Redis restarted: the jobs are gone, the outbox stays
+        queue.empty()
     run_jobs(worker_context)
     assert version_of(worker_context, game_id) == before
     assert sweep_stale(older_than_seconds=0) >= 3
@@ -144,3 +145,22 @@ def test_a_failing_bot_falls_back_to_a_legal_move_instead_of_stalling_the_game(
     assert sorted(passes) == [0, 1, 2]
     for seat, (version, cards) in passes.items():
         assert cards == expected_pass(worker_context, game_id, seat, version, first_legal)
+
+
+def test_bot_turns_a_human_waits_for_run_ahead_of_tables_of_bots_alone(worker_context):
+    bots_only = bot_table(worker_context)
+    with_human = uuid.uuid4()
+    seats = (tables.SeatInfo(tables.HUMAN, "ada"),) + (
+        tables.SeatInfo(tables.BOT, level="random"),
+    ) * 2
+    commands = worker_context.cardroom().commands
+    commands.create(with_human, get_game_type("trick_and_snipers"), tables.CreateTable(seats, {}))
+    before = {game: version_of(worker_context, game) for game in (bots_only, with_human)}
+    relay_pending()
+    urgent = {job.split("_")[0] for job in worker_context.queue(urgent=True).job_ids}
+    other = {job.split("_")[0] for job in worker_context.queue().job_ids}
+    assert urgent == {str(with_human)}  # earlier tests of this module left bot tables only
+    assert str(bots_only) in other and str(with_human) not in other
+    run_jobs(worker_context, max_jobs=1)  # the first job a worker takes
+    assert version_of(worker_context, with_human) > before[with_human]
+    assert version_of(worker_context, bots_only) == before[bots_only]

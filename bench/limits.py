@@ -1,0 +1,69 @@
+"""What rate limiting costs: action throughput with RATE_LIMITS on vs off, same machine, same
+games, each on a fresh service (as make run starts it). The limits are set so high that no
+request is refused: what is measured is the cost of checking them (counters in Redis).
+
+    .venv/bin/python bench/limits.py --games 150 --rounds 2
+
+Goal: the cost is at most 10 % of the actions per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `bench` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import actions  # noqa: E402
+from bench.service import started_service  # noqa: E402
+
+GOAL_COST = 0.10
+NEVER_REACHED = "1000000/second"
+LIMITS = {
+    name: NEVER_REACHED
+    for name in (
+        "RATE_LIMIT_CREATE", "RATE_LIMIT_CREATE_BOTS", "RATE_LIMIT_ACTIONS",
+        "RATE_LIMIT_ACTIONS_PER_ADDRESS", "RATE_LIMIT_READS", "RATE_LIMIT_READS_PER_ADDRESS",
+    )
+}  # fmt: skip
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=150)
+    p.add_argument("--clients", type=int, default=8)
+    p.add_argument("--rounds", type=int, default=2, help="off/on pairs, alternated")
+    return p.parse_args(argv)
+
+
+def actions_per_second(mode: str, args: argparse.Namespace) -> float:
+    bench_args = actions.parse_args(["--games", str(args.games), "--clients", str(args.clients)])
+    with started_service({"RATE_LIMITS": mode, **LIMITS}) as service:
+        run = actions.run_humans(bench_args, service.url, args.games, f"limits {mode}")
+    return run.actions / run.seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    rates: dict[str, list[float]] = {"off": [], "on": []}
+    for round_number in range(args.rounds):
+        for mode in ("off", "on") if round_number % 2 == 0 else ("on", "off"):
+            rates[mode].append(actions_per_second(mode, args))
+            print(f"round {round_number + 1}: limits {mode} {rates[mode][-1]:.1f} actions/s",
+                  file=sys.stderr)  # fmt: skip
+    off, on = statistics.median(rates["off"]), statistics.median(rates["on"])
+    cost = 1 - on / off
+    print(
+        f"actions_per_s_limits_off {off:.1f}  (runs {', '.join(f'{r:.1f}' for r in rates['off'])})"
+    )
+    print(f"actions_per_s_limits_on  {on:.1f}  (runs {', '.join(f'{r:.1f}' for r in rates['on'])})")
+    print(f"cost_of_rate_limiting    {cost:.1%}")
+    print(f"goal: cost <= {GOAL_COST:.0%}: {'PASS' if cost <= GOAL_COST else 'FAIL'}")
+    return 0 if cost <= GOAL_COST else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

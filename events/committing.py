@@ -1,0 +1,41 @@
+"""The end of every command's unit of work: the decided events and the deals now due are
+appended, the turn timers follow the table, and what the table waits for next is queued."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from domain import policy
+from domain import table as tables
+from domain.decider import Event
+from domain.game_type import Rng
+from events import outbox
+from events.records import StreamHead
+from events.results import Committed
+from events.unit_of_work import UnitOfWork
+
+
+class Committer:
+    def __init__(self, deal_rng: Rng) -> None:
+        self._deal_rng = deal_rng  # SystemRandom in production: shuffles and salts
+
+    def commit(
+        self,
+        uow: UnitOfWork,
+        game_id: UUID,
+        head: StreamHead,
+        table: tables.Table,
+        decided: list[Event],
+        applied: list[Event] | None = None,
+    ) -> Committed:
+        """`applied` are events already folded into `table` (a new table's TableCreated)."""
+        table, dealt = policy.with_deals(table, decided, self._deal_rng)
+        events = [*(applied or []), *dealt]
+        stored = uow.append(game_id, head, events, table)
+        version = head.version + len(events)
+        seconds = table.options.get("turn_seconds")
+        if seconds is not None:
+            uow.set_timers(game_id, policy.timers(table), seconds, stored)
+        urgent = any(seat.kind == tables.HUMAN for seat in table.seats)
+        uow.add_work(game_id, version, outbox.work_due(policy.due(table)), urgent)
+        return Committed(game_id, head.version, version, table, stored, events)

@@ -1,0 +1,81 @@
+"""Turn timers: when each waited-for seat's turn runs out, kept in the transaction that changes
+them, so the sweeper finds due ones with one indexed query. A cache of the events: the version
+a seat waits since, that event's recorded_at, the table's turn_seconds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from uuid import UUID
+
+import psycopg
+from psycopg.rows import tuple_row
+
+from events.records import StoredEvent
+
+
+def set_timers(
+    conn: psycopg.Connection,
+    game_id: UUID,
+    waiting: dict[int, int],
+    seconds: int,
+    new: Sequence[StoredEvent],
+) -> None:
+    conn.execute(
+        "DELETE FROM turn_timers WHERE game_id = %s AND NOT (seat = ANY(%s))",
+        (game_id, list(waiting)),
+    )
+    moments = {event.version: event.recorded_at for event in new}
+    older = [v for v in waiting.values() if v not in moments]
+    if older:
+        rows = (
+            conn.cursor(row_factory=tuple_row)
+            .execute(
+                "SELECT version, recorded_at FROM events WHERE game_id = %s AND version = ANY(%s)",
+                (game_id, older),
+            )
+            .fetchall()
+        )
+        moments |= dict(rows)
+    for seat, since in waiting.items():
+        conn.execute(
+            "INSERT INTO turn_timers (game_id, seat, since_version, deadline)"
+            " VALUES (%s, %s, %s, %s) ON CONFLICT (game_id, seat) DO UPDATE"
+            " SET since_version = EXCLUDED.since_version, deadline = EXCLUDED.deadline"
+            " WHERE turn_timers.since_version <> EXCLUDED.since_version",
+            (game_id, seat, since, moments[since] + timedelta(seconds=seconds)),
+        )
+
+
+def deadline(conn: psycopg.Connection, game_id: UUID, seat: int, since: int) -> datetime | None:
+    row = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "SELECT deadline FROM turn_timers"
+            " WHERE game_id = %s AND seat = %s AND since_version = %s",
+            (game_id, seat, since),
+        )
+        .fetchone()
+    )
+    return None if row is None else row[0]
+
+
+def due(conn: psycopg.Connection, limit: int = 200) -> list[tuple[UUID, int, int]]:
+    """(game, seat, since) of the turns that have run out, the most overdue first."""
+    return (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "SELECT game_id, seat, since_version FROM turn_timers WHERE deadline <= now()"
+            " ORDER BY deadline LIMIT %s",
+            (limit,),
+        )
+        .fetchall()
+    )
+
+
+def of_game(conn: psycopg.Connection, game_id: UUID) -> dict[int, datetime]:
+    cursor = conn.cursor(row_factory=tuple_row)
+    rows = cursor.execute(
+        "SELECT seat, deadline FROM turn_timers WHERE game_id = %s", (game_id,)
+    ).fetchall()
+    return dict(rows)

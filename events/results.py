@@ -1,0 +1,51 @@
+"""What the command service returns: domain results, never HTTP shapes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from uuid import UUID
+
+from domain import table as tables
+from domain.decider import Event
+from events.records import StoredEvent
+
+
+@dataclass(frozen=True)
+class SeatSecrets:
+    """Secrets a command made, each shown once: seat tokens and open seats' invites."""
+
+    tokens: dict[int, str] = field(default_factory=dict)
+    invites: dict[int, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"tokens": self.tokens, "invites": self.invites}
+
+    @classmethod
+    def from_json(cls, data: dict) -> SeatSecrets:
+        return cls(*({int(seat): value for seat, value in data[k].items()} for k in cls.KEYS))
+
+    KEYS = ("tokens", "invites")
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What a command appended: the game went from `before` to `version`."""
+
+    game_id: UUID
+    before: int
+    version: int
+    table: tables.Table
+    stored: list[StoredEvent]
+    events: list[Event]
+    secrets: SeatSecrets = field(default_factory=SeatSecrets)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A retried request (same Idempotency-Key, same body): what the first one did."""
+
+    game_id: UUID
+    before: int
+    version: int
+    seat: int | None
+    secrets: SeatSecrets

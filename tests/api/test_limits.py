@@ -1,0 +1,110 @@
+"""Rate limits on the real Redis: over a limit a request is 429 `rate-limited` with Retry-After
+and changes nothing; the requests under it, and other clients, are untouched."""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from api import create_app
+from tests.api.play import auth, create_game, humans, tokens_of
+
+
+@contextmanager
+def app_with(settings, **limits) -> Iterator:
+    """An app whose limits count in a Redis namespace of its own."""
+    changed = dataclasses.replace(settings, queue_name=f"limits-{uuid.uuid4().hex[:8]}", **limits)
+    app = create_app(changed)
+    try:
+        yield app.test_client()
+    finally:
+        app.extensions["cardroom"].pool.close()
+
+
+def assert_rate_limited(response) -> None:
+    body = response.get_json()
+    assert response.status_code == 429 and body["code"] == "rate-limited"
+    assert response.mimetype == "application/problem+json"
+    assert int(response.headers["Retry-After"]) == body["retry_after"] >= 1
+
+
+def first_pass(client, game_id: str, token: str) -> dict:
+    mine = client.get(f"/games/{game_id}", headers=auth(token)).get_json()
+    template = mine["you"]["legal_actions"][0]
+    return {"type": "pass_cards", "cards": template["cards"][: template["count"]]}
+
+
+def test_reads_over_a_tokens_limit_are_refused_and_other_tokens_are_not(settings):
+    with app_with(settings, rate_limit_reads="3/minute") as client:
+        game = create_game(client, "trick_and_snipers", humans(3))
+        mine, theirs = auth(tokens_of(game)[0]), auth(tokens_of(game)[1])
+        statuses = [client.get(f"/games/{game['id']}", headers=mine).status_code for _ in range(3)]
+        refused = client.get(f"/games/{game['id']}", headers=mine)
+        other = client.get(f"/games/{game['id']}", headers=theirs)
+    assert statuses == [200, 200, 200]
+    assert_rate_limited(refused)
+    assert other.status_code == 200
+
+
+def test_an_action_over_the_limit_appends_nothing(settings):
+    with app_with(settings, rate_limit_actions="1/minute") as client:
+        game = create_game(client, "trick_and_snipers", humans(3))
+        tokens = tokens_of(game)
+        first = client.post(
+            f"/games/{game['id']}/actions",
+            json=first_pass(client, game["id"], tokens[0]),
+            headers=auth(tokens[0]),
+        )
+        version = client.get(f"/games/{game['id']}").get_json()["version"]
+        refused = client.post(
+            f"/games/{game['id']}/actions", json={"type": "play_card"}, headers=auth(tokens[0])
+        )
+        after = client.get(f"/games/{game['id']}").get_json()["version"]
+    assert first.status_code == 201
+    assert_rate_limited(refused)
+    assert after == version
+
+
+def test_games_created_per_address_are_limited_and_refused_bodies_cost_nothing(settings):
+    with app_with(settings, rate_limit_create="2/minute") as client:
+        bad = client.post("/games", json={"type": "trick_and_snipers", "seats": []})
+        made = [create_game(client, "trick_and_snipers", humans(3)) for _ in range(2)]
+        refused = client.post(
+            "/games", json={"type": "trick_and_snipers", "seats": humans(3), "options": {}}
+        )
+    assert bad.status_code == 400 and len(made) == 2
+    assert_rate_limited(refused)
+
+
+def test_tables_of_bots_alone_have_a_smaller_quota_of_their_own(settings):
+    bots = [{"kind": "bot", "level": "random"}] * 3
+    with app_with(settings, rate_limit_create_bots="1/minute") as client:
+        first = client.post("/games", json={"type": "trick_and_snipers", "seats": bots})
+        second = client.post("/games", json={"type": "trick_and_snipers", "seats": bots})
+        with_a_human = client.post(
+            "/games", json={"type": "trick_and_snipers", "seats": [humans(1)[0], *bots[:2]]}
+        )
+    assert first.status_code == 201
+    assert_rate_limited(second)
+    assert with_a_human.status_code == 201
+
+
+def test_rate_limits_off_lets_everything_through(settings):
+    with app_with(settings, rate_limits="off", rate_limit_reads="1/minute") as client:
+        statuses = {client.get("/game-types").status_code for _ in range(5)}
+    assert statuses == {200}
+
+
+def test_open_streams_are_capped_per_client(settings):
+    with app_with(settings, max_streams_per_client=1) as client:
+        game = create_game(client, "trick_and_snipers", humans(3))
+        url = f"/games/{game['id']}/events/stream"
+        first = client.get(url)
+        refused = client.get(url)
+        first.close()  # the stream ends: its slot is free again
+        again = client.get(url)
+        again.close()
+    assert first.status_code == 200 and again.status_code == 200
+    assert_rate_limited(refused)

@@ -1,0 +1,40 @@
+"""Turn timers fire from Postgres: the timers table (kept by every commit of a timed game) is
+polled for turns that have run out, and each is timed out through the automation, which acts
+only if the seat is still waited for since that version. So a deadline that passed while no
+worker ran fires as soon as one is back, and never twice or after the seat has acted."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import UTC, datetime
+
+from events.postgres import turn_timers
+from workers import context
+
+log = logging.getLogger("cardroom.timers")
+POLL_SECONDS = 0.2  # the lag a deadline may wait to be noticed, at most
+
+
+def fire_due_timers(limit: int = 200) -> int:
+    """Times out every turn that has run out; how many were timed out now."""
+    cardroom = context.cardroom()
+    with cardroom.pool.connection() as conn:
+        due = turn_timers.due(conn, limit)
+    fired = 0
+    for game_id, seat, since in due:
+        try:
+            fired += cardroom.automation.time_out(game_id, seat, since, datetime.now(UTC)) == "done"
+        except Exception:
+            log.exception("timing out seat %s of game %s failed; retrying", seat, game_id)
+    return fired
+
+
+def fire_forever(stop: threading.Event, every: float = POLL_SECONDS) -> None:
+    while not stop.is_set():
+        try:
+            while fire_due_timers() > 0:
+                pass
+        except Exception:
+            log.exception("the timer sweep failed; retrying")
+        stop.wait(every)
