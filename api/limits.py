@@ -17,25 +17,45 @@ from collections.abc import Callable
 from flask import Flask, current_app, request
 from flask_limiter import Limiter
 
-from api.services import services
 from events.settings import Settings
 
-# Routes are decorated at import time; the app's settings give the values at request time.
-limiter = Limiter(key_func=lambda: client_address())
+LIMITED = "_cardroom_limited"  # the kind of limit a view is tagged with
 
 
 def install_limits(app: Flask, settings: Settings) -> None:
-    app.config.update(
-        RATELIMIT_ENABLED=settings.rate_limits.strip().lower() != "off",
-        RATELIMIT_STORAGE_URI=settings.redis_url or "memory://",
-        RATELIMIT_STORAGE_OPTIONS={"socket_timeout": 1, "socket_connect_timeout": 1},
-        RATELIMIT_KEY_PREFIX=f"{settings.queue_name}-limits",
-        RATELIMIT_STRATEGY="fixed-window",
-        RATELIMIT_HEADERS_ENABLED=False,  # our 429 sets Retry-After; other answers keep theirs
-        RATELIMIT_SWALLOW_ERRORS=True,
-        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
+    """A limiter of this app's own and its limits on every tagged view, counted in Redis, so
+    every API process sees the same counts. A request counts once (one round trip): against its
+    seat token when it has one, else against its client address."""
+    limiter = Limiter(
+        key_func=client_address,
+        app=app,
+        enabled=settings.rate_limits.strip().lower() != "off",
+        storage_uri=settings.redis_url or "memory://",
+        storage_options={"socket_timeout": 1, "socket_connect_timeout": 1},
+        in_memory_fallback_enabled=True,
+        strategy="fixed-window",
+        headers_enabled=False,  # our 429 sets Retry-After; other answers keep theirs
+        swallow_errors=True,
+        key_prefix=f"{settings.queue_name}-limits",
     )
-    limiter.init_app(app)
+    app.extensions["cardroom_limiter"] = limiter  # flask-limiter keeps only a weak reference
+    for endpoint, view in list(app.view_functions.items()):
+        kind = getattr(view, LIMITED, None)
+        if kind is not None:
+            app.view_functions[endpoint] = _limits(limiter, settings, kind)(view)
+
+
+def limited(kind: str) -> Callable:
+    """Tags a view with its kind of limit ("create", "actions", "reads"), for install_limits."""
+
+    def tag(view: Callable) -> Callable:
+        setattr(view, LIMITED, kind)
+        return view
+
+    return tag
+
+
+limited_creation = limited("create")
 
 
 def client_address() -> str:
@@ -53,26 +73,26 @@ def _has_token() -> bool:
     return "Authorization" in request.headers or "access_token" in request.args
 
 
-def _setting(name: str) -> Callable[[], str]:
-    return lambda: getattr(services().settings, name)
+def _limits(limiter: Limiter, settings: Settings, kind: str) -> Callable:
+    if kind == "create":
+        return _creation_limits(limiter, settings)
+    per_token, per_address = (
+        (settings.rate_limit_reads, settings.rate_limit_reads_per_address)
+        if kind == "reads"
+        else (settings.rate_limit_actions, settings.rate_limit_actions_per_address)
+    )
+    return limiter.limit(
+        lambda: per_token if _has_token() else per_address,
+        key_func=lambda: token_key() if _has_token() else client_address(),
+        scope=kind,
+    )
 
 
-def limited(kind: str) -> Callable:
-    """`kind` ("actions", "reads") limited per client address and, with a token, per token."""
-
+def _chain(*decorators: Callable) -> Callable:
     def decorate(view: Callable) -> Callable:
-        per_token = limiter.limit(
-            _setting(f"rate_limit_{kind}"),
-            key_func=token_key,
-            scope=f"{kind}-token",
-            exempt_when=lambda: not _has_token(),
-        )
-        per_address = limiter.limit(
-            _setting(f"rate_limit_{kind}_per_address"),
-            key_func=client_address,
-            scope=f"{kind}-address",
-        )
-        return per_token(per_address(view))
+        for decorator in reversed(decorators):
+            view = decorator(view)
+        return view
 
     return decorate
 
@@ -89,30 +109,23 @@ def _created(response) -> bool:
     return response.status_code == 201  # refused bodies cost no quota
 
 
-def limited_creation(view: Callable) -> Callable:
+def _creation_limits(limiter: Limiter, settings: Settings) -> Callable:
     """Games created per client address; tables of bots alone, which only cost worker time,
     have a smaller quota of their own."""
-    every = limiter.limit(
-        _setting("rate_limit_create"),
-        key_func=client_address,
-        scope="create",
-        deduct_when=_created,
-    )
-    bots = limiter.limit(
-        _setting("rate_limit_create_bots"),
-        key_func=client_address,
-        scope="create-bots",
-        exempt_when=lambda: not _bot_only_table(),
-        deduct_when=_created,
-    )
-    return every(bots(view))
+    return _chain(
+        limiter.limit(settings.rate_limit_create, key_func=client_address, scope="create",
+                      deduct_when=_created),
+        limiter.limit(settings.rate_limit_create_bots, key_func=client_address,
+                      scope="create-bots", exempt_when=lambda: not _bot_only_table(),
+                      deduct_when=_created),
+    )  # fmt: skip
 
 
 def retry_after_seconds() -> int:
     """Seconds until the limit this request broke lets it through again."""
     if not current_app.config.get("RATELIMIT_ENABLED", True):
         return 1
-    window = limiter.current_limit
+    window = current_app.extensions["cardroom_limiter"].current_limit
     if window is None:
         return 1
     return max(1, math.ceil(window.reset_at - time.time()))

@@ -1,8 +1,9 @@
-"""What rate limiting costs: action throughput with RATE_LIMITS on vs off, same machine, same
-games, each on a fresh service (as make run starts it). The limits are set so high that no
-request is refused: what is measured is the cost of checking them (counters in Redis).
+"""What rate limiting costs: action throughput with RATE_LIMITS on vs off in one run: a service
+as make run starts it (limits off) and a second API beside it (limits on) on the same database,
+Redis and worker, played in alternating batches. The limits are set so high that no request is
+refused: what is measured is the cost of counting.
 
-    .venv/bin/python bench/limits.py --games 150 --rounds 2
+    .venv/bin/python bench/limits.py --games 60 --rounds 6
 
 Goal: the cost is at most 10 % of the actions per second.
 """
@@ -18,7 +19,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import actions  # noqa: E402
-from bench.service import started_service  # noqa: E402
+from bench.service import second_api, started_service  # noqa: E402
 
 GOAL_COST = 0.10
 NEVER_REACHED = "1000000/second"
@@ -33,33 +34,30 @@ LIMITS = {
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=int, default=150)
+    p.add_argument("--games", type=int, default=60, help="games per batch")
     p.add_argument("--clients", type=int, default=8)
-    p.add_argument("--rounds", type=int, default=2, help="off/on pairs, alternated")
+    p.add_argument("--rounds", type=int, default=6, help="off/on batch pairs, alternated")
     return p.parse_args(argv)
-
-
-def actions_per_second(mode: str, args: argparse.Namespace) -> float:
-    bench_args = actions.parse_args(["--games", str(args.games), "--clients", str(args.clients)])
-    with started_service({"RATE_LIMITS": mode, **LIMITS}) as service:
-        run = actions.run_humans(bench_args, service.url, args.games, f"limits {mode}")
-    return run.actions / run.seconds
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    bench_args = actions.parse_args(["--games", str(args.games), "--clients", str(args.clients)])
     rates: dict[str, list[float]] = {"off": [], "on": []}
-    for round_number in range(args.rounds):
-        for mode in ("off", "on") if round_number % 2 == 0 else ("on", "off"):
-            rates[mode].append(actions_per_second(mode, args))
-            print(f"round {round_number + 1}: limits {mode} {rates[mode][-1]:.1f} actions/s",
-                  file=sys.stderr)  # fmt: skip
+    with started_service({"RATE_LIMITS": "off", **LIMITS}) as service:
+        with second_api(service, {"RATE_LIMITS": "on", **LIMITS}) as limited_url:
+            urls = {"off": service.url, "on": limited_url}
+            for round_number in range(args.rounds):
+                for mode in ("off", "on") if round_number % 2 == 0 else ("on", "off"):
+                    run = actions.run_humans(bench_args, urls[mode], args.games, f"limits {mode}")
+                    rates[mode].append(run.actions / run.seconds)
+                    print(f"round {round_number + 1}: limits {mode}"
+                          f" {rates[mode][-1]:.1f} actions/s", file=sys.stderr)  # fmt: skip
     off, on = statistics.median(rates["off"]), statistics.median(rates["on"])
     cost = 1 - on / off
-    print(
-        f"actions_per_s_limits_off {off:.1f}  (runs {', '.join(f'{r:.1f}' for r in rates['off'])})"
-    )
-    print(f"actions_per_s_limits_on  {on:.1f}  (runs {', '.join(f'{r:.1f}' for r in rates['on'])})")
+    for mode, rate in (("off", off), ("on", on)):
+        runs = ", ".join(f"{r:.1f}" for r in rates[mode])
+        print(f"actions_per_s_limits_{mode:3} {rate:.1f}  (runs {runs})")
     print(f"cost_of_rate_limiting    {cost:.1%}")
     print(f"goal: cost <= {GOAL_COST:.0%}: {'PASS' if cost <= GOAL_COST else 'FAIL'}")
     return 0 if cost <= GOAL_COST else 1

@@ -112,3 +112,37 @@ def embedded_database_url(data_dir: str) -> str | None:
     # REDIS_URL set to anything keeps ensure_services from touching Redis.
     services = ensure_services(data_dir, env={"REDIS_URL": "redis://unused"})
     return services.database_url
+
+
+def embedded_redis_url(data_dir: str) -> str | None:
+    """The URL of the embedded Redis running in data_dir (attaching only, like the above)."""
+    if not (Path(data_dir) / "redis").exists():
+        return None
+    from embedded.services import ensure_services
+
+    return ensure_services(data_dir, env={"DATABASE_URL": "postgresql://unused"}).redis_url
+
+
+@contextmanager
+def second_api(service: Service, settings: dict[str, str]) -> Iterator[str]:
+    """Another API (gunicorn, as make run starts it) beside `service`, on its database, Redis,
+    worker and signing key, with other `settings`: an A/B pair in one run."""
+    from embedded.run import gunicorn_command
+    from events.settings import load_settings
+
+    port = free_port()
+    env = dict(os.environ, PORT=str(port), PYTHONUNBUFFERED="1", **settings)
+    if service.data_dir:
+        env["DATA_DIR"] = service.data_dir
+        env.setdefault("REDIS_URL", embedded_redis_url(service.data_dir) or "")
+    env.setdefault("DATABASE_URL", service.database_url or "")
+    command = gunicorn_command(load_settings(env))
+    proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(url, proc, os.devnull)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(STOP_TIMEOUT)

@@ -60,6 +60,8 @@ def test_a_human_who_leaves_mid_game_is_replaced_by_a_bot_that_finishes_it(
     finished = wait_for(client, game, lambda g: g["status"] == "finished", timeout=90)
     assert finished["result"]["winners"] or finished["result"]["losers"]
     assert [e["type"] for e in events_of(client, game)].count("SeatLeft") == 1
+    audit = client.get(f"/games/{game}/audit").get_json()
+    assert audit["rules_ok"] and audit["chain_ok"] and audit["signature_ok"]
 
 
 def test_a_seat_left_before_the_deal_opens_again(client):
@@ -99,6 +101,7 @@ def test_a_silent_seat_times_out_is_played_for_and_after_three_timeouts_has_left
     assert log[timed_out[2] + 1]["type"] == "SeatLeft"
     assert log[timed_out[2] + 1]["data"] == {"seat": 0, "reason": "timeouts"}
     assert client.get(f"/games/{game}", headers=auth(token)).status_code == 401
+    assert client.get(f"/games/{game}/audit").get_json()["rules_ok"]  # timeouts re-decided
 
 
 @pytest.fixture()

@@ -26,6 +26,7 @@ from events.folding import fold_events
 from events.idempotent_requests import IdempotentRequest
 from events.memory import MemoryStore
 from events.outbox import AutomaticWork, BotTurn
+from events.redecide import redecide
 from events.results import Committed, Replayed
 from events.sealing import Sealer
 
@@ -264,3 +265,21 @@ def test_a_seat_that_acts_is_not_timed_out_for_the_turn_it_took(store):
     service.act(game.game_id, 0, first_pass(game.table, 0))
     assert service.automation.time_out(game.game_id, 0, since, later()) == "stale"
     assert store.state.timers[game.game_id].keys() == {1, 2}
+
+
+def test_a_timed_out_log_re_decides_and_a_timeout_before_its_deadline_does_not(store):
+    """The audit checks each TurnTimedOut against the log's own times (docs/audit.md)."""
+    service = commands_on(store)
+    game = timed_table(service)
+    since = dict(game.table.waiting)[1]
+    moment = datetime.now(UTC) + timedelta(seconds=6)
+    store.clock = lambda: moment  # the timeout is recorded when it fires
+    assert service.automation.time_out(game.game_id, 1, since, moment) == "done"
+    records = [event.record() for event in store.state.events[game.game_id]]
+    assert redecide(records).ok
+    early = [dict(record) for record in records]
+    fired = next(r for r in early if r["type"] == "TurnTimedOut")
+    fired["recorded_at"] = early[since - 1]["recorded_at"]  # at the very moment the turn began
+    check = redecide(early)
+    assert not check.ok and check.first_bad_version == fired["version"]
+    assert "has not run out" in check.problem
