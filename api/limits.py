@@ -39,6 +39,11 @@ def install_limits(app: Flask, settings: Settings) -> None:
         key_prefix=f"{settings.queue_name}-limits",
     )
     app.extensions["cardroom_limiter"] = limiter  # flask-limiter keeps only a weak reference
+    # Every limit here sits on its view (no default, application or blueprint limits), so the
+    # limiter's own check before each request would find nothing to count: skip its cost.
+    hooks = app.before_request_funcs.get(None, [])
+    if limiter._check_request_limit in hooks:  # not there when limits are off
+        hooks.remove(limiter._check_request_limit)
     for endpoint, view in list(app.view_functions.items()):
         kind = getattr(view, LIMITED, None)
         if kind is not None:
