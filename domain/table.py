@@ -110,7 +110,7 @@ class Table:
     deals_made: int = 0
     version: int = 1  # events folded, TableCreated included
     waiting: tuple[tuple[int, int], ...] = ()  # (seat, since version) for each seat to act
-    timeouts: tuple[int, ...] = ()  # each seat's timeouts in a row
+    timeouts: tuple[int, ...] = ()  # each seat's timeouts in a row (create() sets one per seat)
     timing_out: int | None = None  # the seat whose move is being made on a timeout
     left: tuple[int, ...] = ()  # seats whose human left (a bot plays them)
 
@@ -202,8 +202,7 @@ def _decide_leave(table: Table, command: LeaveSeat) -> list[Event]:
 def _decide_time_out(table: Table, command: TimeOut) -> list[Event]:
     if not 0 <= command.seat < len(table.seats) or table.seats[command.seat].kind != HUMAN:
         raise IllegalAction(f"seat {command.seat} has no player to time out")
-    timeouts = table.timeouts or (0,) * len(table.seats)
-    return decide_time_out(table.options, dict(table.waiting), timeouts, command)
+    return decide_time_out(table.options, dict(table.waiting), table.timeouts, command)
 
 
 def _decide_join(table: Table, command: JoinSeat) -> list[Event]:
@@ -243,7 +242,7 @@ def evolve(table: Table, event: Event) -> Table:
     if isinstance(event, SeatLeft):
         return _left(table, event)
     if isinstance(event, TurnTimedOut):
-        counts = list(table.timeouts or (0,) * len(table.seats))
+        counts = list(table.timeouts)
         counts[event.seat] = event.count
         return replace(table, timeouts=tuple(counts), timing_out=event.seat)
     game = table.game_type.evolve(table.game, event)
@@ -272,7 +271,5 @@ def _turns(table: Table, event: Event) -> Table:
     chose = event.actor() if type(event).__name__ in table.game_type.choices else None
     to_act = () if table.status != "active" else table.game_type.to_act(table.game)
     waiting = waiting_after(dict(table.waiting), to_act, table.version, chose)
-    counts, timing_out = timeouts_after(
-        table.timeouts or (0,) * len(table.seats), table.timing_out, chose
-    )
+    counts, timing_out = timeouts_after(table.timeouts, table.timing_out, chose)
     return replace(table, waiting=waiting, timeouts=counts, timing_out=timing_out)
