@@ -8,7 +8,7 @@ import redis
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import docs, game_types, games, health
+from api import docs, game_types, games, health, play
 from api.browsers import install_browser_rules
 from api.json_provider import SafeJSONProvider
 from api.limits import install_limits
@@ -40,7 +40,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         signer=cardroom.signer,
         redis=redis.Redis.from_url(settings.redis_url, socket_timeout=2),
     )
-    for blueprint in (games.bp, game_types.bp, health.bp, docs.bp):
+    for blueprint in (games.bp, game_types.bp, health.bp, docs.bp, play.bp):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
     install_browser_rules(app, settings.cors_origins)

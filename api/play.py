@@ -1,0 +1,62 @@
+"""The reference web client (`/play`) and the landing page (`/`).
+
+The client is static: plain HTML, CSS and ES modules in `api/static/play`, using only the public
+HTTP API and the event stream. Its Content-Security-Policy allows nothing but this server, so
+the page cannot load or send anything elsewhere even if a bug tried to.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, send_from_directory
+
+STATIC = Path(__file__).resolve().parent / "static" / "play"
+bp = Blueprint("play", __name__)
+
+# 'self' only: scripts, styles, images, fetch and EventSource stay on this origin.
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+
+LANDING = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Cardroom</title></head>
+<body>
+<h1>Cardroom</h1>
+<p>A game-state server for four card games: St Patrick, Ouroboros Trick, Trick &amp; Snipers
+and Saint Poker.</p>
+<ul>
+<li><a href="/play">Play</a> in your browser, against bots or friends.</li>
+<li><a href="/docs">The API</a>, browsable (<a href="/openapi.yaml">openapi.yaml</a>).</li>
+</ul>
+</body></html>"""
+
+
+def _page(response: Response) -> Response:
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["Referrer-Policy"] = "no-referrer"  # join links carry invites
+    return response
+
+
+@bp.get("/")
+def landing():
+    return _page(Response(LANDING, mimetype="text/html"))
+
+
+@bp.get("/play")
+def play():
+    response = send_from_directory(STATIC, "index.html", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return _page(response)
+
+
+@bp.get("/play/assets/<path:name>")
+def asset(name: str):
+    # send_from_directory refuses paths that leave STATIC (404).
+    response = send_from_directory(STATIC, name, max_age=0)
+    response.headers["Cache-Control"] = "no-cache"  # revalidated by ETag: cheap, never stale
+    return _page(response)

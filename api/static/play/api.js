@@ -1,0 +1,75 @@
+// The public HTTP API, as any client calls it: JSON bodies, bearer tokens, idempotency keys,
+// and problems (RFC 9457) turned into errors that carry their `code`.
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem.code || (status === 0 ? "network" : "unknown");
+    this.problem = problem;
+  }
+}
+
+function headersFor(token, extra = {}) {
+  const headers = { Accept: "application/json", ...extra };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+}
+
+async function send(method, path, { token, body, headers = {}, idempotent = false } = {}) {
+  const extra = { ...headers };
+  if (body !== undefined) extra["Content-Type"] = "application/json";
+  // A fresh key per intent: a retry after a network error reuses it, so nothing happens twice.
+  if (idempotent) extra["Idempotency-Key"] = crypto.randomUUID();
+  const init = {
+    method,
+    headers: headersFor(token, extra),
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: "no-store",
+    credentials: "omit",
+  };
+  let response;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      response = await fetch(path, init);
+      break;
+    } catch (error) {
+      if (attempt >= 1 || (method !== "GET" && !idempotent)) {
+        throw new ApiError(0, { detail: "cannot reach the server" });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  if (response.status === 304) return { status: 304, etag: response.headers.get("ETag") };
+  const type = response.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await response.json() : null;
+  if (!response.ok) throw new ApiError(response.status, data || { detail: response.statusText });
+  return { status: response.status, etag: response.headers.get("ETag"), data };
+}
+
+export const api = {
+  gameTypes: () => send("GET", "/game-types"),
+  games: (status) => send("GET", `/games?limit=20${status ? `&status=${status}` : ""}`),
+  game: (id, token, etag) =>
+    send("GET", `/games/${id}`, { token, headers: etag ? { "If-None-Match": etag } : {} }),
+  events: (id, token, after, limit = 1000) =>
+    send("GET", `/games/${id}/events?after=${after}&limit=${limit}`, { token }),
+  create: (body) => send("POST", "/games", { body, idempotent: true }),
+  join: (id, seat, name, invite) =>
+    send("POST", `/games/${id}/seats/${seat}/join`, { body: { name, invite } }),
+  act: (id, token, action) =>
+    send("POST", `/games/${id}/actions`, { token, body: action, idempotent: true }),
+  leave: (id, seat, token) => send("POST", `/games/${id}/seats/${seat}/leave`, { token }),
+  streamTicket: (id, token) => send("POST", `/games/${id}/stream-ticket`, { token }),
+};
+
+// Every event of a game the caller may see, oldest first, page by page.
+export async function allEvents(id, token, after = 0) {
+  const events = [];
+  for (;;) {
+    const { data } = await api.events(id, token, after);
+    events.push(...data.events);
+    if (data.events.length === 0 || after + data.events.length >= data.version) return events;
+    after = data.events[data.events.length - 1].version;
+  }
+}
