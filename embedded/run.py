@@ -79,7 +79,8 @@ def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
             if not announced:
                 if _port_in_use(settings.port):
                     announced = True
-                    print(f"\nCardroom is running at {url}\nAPI docs: {url}/docs\n", flush=True)
+                    print(f"\nCardroom is running at {url}", flush=True)
+                    print(f"Play: {url}/play\nAPI docs: {url}/docs\n", flush=True)
                     print("Press Ctrl-C to stop.", flush=True)
                 elif time.monotonic() > deadline:
                     log(f"the API did not listen on {url} within {START_TIMEOUT:.0f} s")

@@ -42,17 +42,38 @@ function face(card) {
 }
 
 // A card that may be chosen: a real button, so it is focusable and works with Enter/Space.
-export function cardButton(card, { enabled, pressed, onclick } = {}) {
-  return h("button", {
+export function cardButton(card, options = {}) {
+  const button = h("button", {
     type: "button",
-    class: `card${enabled ? " legal" : ""}`,
+    class: "card",
     "data-suit": card.suit,
     "data-rank": card.rank,
     "aria-label": cardName(card),
-    "aria-pressed": pressed === undefined ? undefined : String(pressed),
-    disabled: !enabled,
-    onclick: enabled ? onclick : undefined,
   }, face(card));
+  return setCardButton(button, options);
+}
+
+// Updates a card button in place, so a click that lands while the table redraws still counts.
+export function setCardButton(button, { enabled, pressed, onclick } = {}) {
+  button.classList.toggle("legal", Boolean(enabled));
+  button.disabled = !enabled;
+  if (pressed === undefined) button.removeAttribute("aria-pressed");
+  else button.setAttribute("aria-pressed", String(pressed));
+  button.onclick = enabled ? onclick : null;
+  return button;
+}
+
+// Shows `cards` in `container` as buttons, reusing the buttons already there for the same cards.
+export function syncCardButtons(container, cards, optionsFor) {
+  const existing = new Map([...container.querySelectorAll("button.card")].map((b) =>
+    [`${b.dataset.suit}:${b.dataset.rank}`, b]));
+  const buttons = cards.map((card) => {
+    const button = existing.get(cardKey(card));
+    return button ? setCardButton(button, optionsFor(card)) : cardButton(card, optionsFor(card));
+  });
+  const same = buttons.length === container.children.length &&
+    buttons.every((button, i) => container.children[i] === button);
+  if (!same) container.replaceChildren(...buttons);
 }
 
 // A card only to look at.

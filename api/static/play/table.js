@@ -2,7 +2,7 @@
 // event stream, with the seat's legal moves as the only things it can click.
 
 import { allEvents, api } from "./api.js";
-import { cardButton, cardFace, cardKey, sortCards } from "./cards.js";
+import { cardButton, cardFace, cardKey, sortCards, syncCardButtons } from "./cards.js";
 import { chart, seriesOf } from "./chart.js";
 import { BUTTON_LABELS, action, allowedCards, cardTemplate, kindOf, legalInWords, prompt } from "./choices.js";
 import { h, replace } from "./dom.js";
@@ -270,6 +270,15 @@ class TablePage {
     for (let v = this.lastRendered + 1; v <= view.version; v++) table.renderedAt[v] ??= now();
     this.lastRendered = Math.max(this.lastRendered, view.version);
     if (focusKey) this.refocus(focusKey);
+    if (document.activeElement === document.body) this.focusChoice();
+  }
+
+  // Keyboard players: when the focused control went away (a card played), the next choice gets
+  // the focus once it is the seat's turn again.
+  focusChoice() {
+    if (!table.view.you || !table.view.you.legal_actions.length) return;
+    const first = this.root.querySelector("#you button.card.legal, #game-state button.card.legal, #count, #actions button:not([disabled])");
+    if (first) first.focus({ preventScroll: true });
   }
 
   refocus(key) {
@@ -377,19 +386,24 @@ class TablePage {
     const allowed = template && template.type !== "pick_up" ? allowedCards(template) : new Set();
     for (const k of [...this.selected]) if (!allowed.has(k)) this.selected.delete(k);
     replace(this.root.querySelector("#private"), privateCards(you));
-    replace(hand, sortCards(you.hand, view.type).map((card) => this.cardControl(template, card, allowed)));
+    if (hand.querySelector(".spectating")) replace(hand);
+    syncCardButtons(hand, sortCards(you.hand, view.type), (card) => this.cardOptions(template, card, allowed));
     hand.dataset.choice = key || "";
     this.renderActions(you.legal_actions, template);
   }
 
-  cardControl(template, card, allowed) {
+  cardOptions(template, card, allowed) {
     const enabled = !this.sending && allowed.has(cardKey(card));
     const multi = template && kindOf(template) === "cards";
-    return cardButton(card, {
+    return {
       enabled,
       pressed: multi && enabled ? this.selected.has(cardKey(card)) : undefined,
       onclick: () => (multi ? this.toggle(template, card) : this.send(template, { card })),
-    });
+    };
+  }
+
+  cardControl(template, card, allowed) {
+    return cardButton(card, this.cardOptions(template, card, allowed));
   }
 
   toggle(template, card) {

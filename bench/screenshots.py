@@ -1,0 +1,132 @@
+"""Screenshots of the web client (`/play`) for docs/screenshots: each game mid-play at phone
+(360x740) and desktop (1280x800) size, and its result screen.
+
+    .venv/bin/python bench/screenshots.py            # starts its own service, as `make run` does
+    .venv/bin/python bench/screenshots.py --url http://127.0.0.1:8000
+
+Plays as seat 0 against `basic` bots by clicking the page, the way a person would. Needs Debian's
+Chromium (`apt-get install chromium`); never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import time
+from contextlib import nullcontext
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.service import started_service  # noqa: E402
+
+OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+# How many of your own moves to make before the mid-game picture: far enough in that the
+# game's own table state shows (relics taken, river filled, tricks won).
+MOVES_BEFORE_PICTURE = {
+    "st_patrick": 5,
+    "ouroboros_trick": 3,
+    "trick_and_snipers": 4,
+    "saint_poker": 4,
+}
+PLAYERS = {"st_patrick": 4, "ouroboros_trick": 4, "trick_and_snipers": 4, "saint_poker": 3}
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not found:
+        sys.exit("no Chromium: apt-get install chromium (Debian's package)")
+    return found
+
+
+def my_move(page: Page) -> bool:
+    """Make one legal move if the page offers one; True if it did."""
+    if page.query_selector("#send-count"):
+        page.click("#send-count")
+        return True
+    if page.query_selector("#send-cards"):
+        need = int(page.text_content(".picked").split(" of ")[1].split()[0])
+        for i in range(need):
+            page.locator("#hand button.card.legal").nth(i).click()
+        page.click("#send-cards")
+        return True
+    legal = page.locator("#table button.card.legal")
+    if legal.count():
+        legal.last.click()
+        return True
+    plain = page.query_selector("[data-action=pass_relics]")
+    if plain:
+        plain.click()
+        return True
+    return False
+
+
+def wait_for_turn_or_end(page: Page, timeout: float = 30.0) -> None:
+    page.wait_for_function(
+        "() => document.querySelector('#table').dataset.status === 'finished'"
+        " || document.querySelector('#hand button.card.legal, #table button.card.legal,"
+        " #send-count, [data-action=pass_relics]')",
+        timeout=timeout * 1000,
+    )
+
+
+def shoot(page: Page, name: str, size: dict) -> None:
+    page.set_viewport_size(size)
+    time.sleep(0.3)  # let the layout settle at the new size
+    path = OUT / f"{name}.png"
+    page.screenshot(path=str(path), full_page=size is PHONE)
+    print(f"  wrote {path.relative_to(OUT.parents[1])}", flush=True)
+
+
+def play_game(page: Page, url: str, game_type: str) -> None:
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{url}/play")
+    page.wait_for_selector("#create-table")
+    page.select_option("#type", game_type)
+    page.select_option("#players", str(PLAYERS[game_type]))
+    page.fill("#name", "Ann")
+    page.click("#create-table")
+    page.wait_for_selector("#table[data-status=active]")
+    moves = 0
+    while page.get_attribute("#table", "data-status") != "finished":
+        wait_for_turn_or_end(page)
+        if moves == MOVES_BEFORE_PICTURE[game_type]:
+            shoot(page, f"{game_type}-desktop", DESKTOP)
+            shoot(page, f"{game_type}-phone", PHONE)
+            page.set_viewport_size(DESKTOP)
+        if my_move(page):
+            moves += 1
+            page.wait_for_timeout(150)
+    page.wait_for_selector("#result svg#chart")
+    page.evaluate("document.querySelector('#result').scrollIntoView()")
+    shoot(page, f"{game_type}-result-desktop", DESKTOP)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", help="a running Cardroom (default: start one)")
+    parser.add_argument("--games", nargs="*", default=list(MOVES_BEFORE_PICTURE))
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    service = nullcontext(None) if args.url else started_service()
+    with service as started, sync_playwright() as p:
+        url = args.url or started.url
+        browser = p.chromium.launch(executable_path=chromium(), headless=True)
+        for number, game_type in enumerate(args.games, 1):
+            print(f"[{number}/{len(args.games)}] {game_type}", flush=True)
+            page = browser.new_page()
+            page.goto(f"{url}/play")
+            if number == 1:
+                page.wait_for_selector("#create-table")
+                shoot(page, "lobby-desktop", DESKTOP)
+            play_game(page, url, game_type)
+            page.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
