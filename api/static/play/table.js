@@ -161,6 +161,7 @@ class TablePage {
       this.say("");
       this.sending = false;
       this.etag = `"${data.game.version}"`;
+      this.logOwn(data.events);
       this.show(data.game);
     } catch (error) {
       this.sending = false;
@@ -201,6 +202,14 @@ class TablePage {
   }
 
   // ---- the log ----
+
+  // Our own move's events are in the action's answer: logged at once, unless others' events
+  // came first and are not here yet (then the log catches up from the store, in order).
+  logOwn(events) {
+    const last = table.events.length ? table.events[table.events.length - 1].version : 0;
+    if (events.length && events[0].version === last + 1) events.forEach((event) => this.log(event));
+    else if (events.length && events[0].version > last + 1) this.fillGap();
+  }
 
   log(event) {
     const last = table.events.length ? table.events[table.events.length - 1].version : 0;
@@ -271,6 +280,7 @@ class TablePage {
     this.lastRendered = Math.max(this.lastRendered, view.version);
     if (focusKey) this.refocus(focusKey);
     if (document.activeElement === document.body) this.focusChoice();
+    this.tick(); // the countdown shows with the view, not a tick later
   }
 
   // Keyboard players: when the focused control went away (a card played), the next choice gets

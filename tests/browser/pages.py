@@ -1,0 +1,82 @@
+"""A browser context with one recording page, at a phone or desktop viewport, and the few
+things every test asks of the /play page: go to a route, its memory, its HTML, its tokens."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.browser.recording import PageRecord
+
+VIEWPORTS: dict[str, dict[str, Any]] = {
+    "phone": {
+        "viewport": {"width": 360, "height": 740},
+        "is_mobile": True,
+        "has_touch": True,
+        "device_scale_factor": 2,
+    },
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+}
+TIMEOUT_MS = 15_000
+SEAT_KEY = "cardroom.seat.{game}"
+
+
+@dataclass
+class Browsing:
+    context: Any
+    page: Any
+    record: PageRecord
+    base_url: str
+    viewport: str
+    name: str = field(default="")
+
+    def url(self, route: str = "") -> str:
+        """The /play page at a hash route ("#/games/<id>"; "" for the lobby)."""
+        return f"{self.base_url}/play{route}"
+
+    def goto(self, route: str = "") -> None:
+        self.page.goto(self.url(route))
+
+    def memory(self) -> Any:
+        """Everything the app holds (`window.cardroom.memory()`), as JSON."""
+        return self.page.evaluate("() => JSON.parse(JSON.stringify(window.cardroom.memory()))")
+
+    def html(self) -> str:
+        return self.page.evaluate("() => document.documentElement.outerHTML")
+
+    def seat_entry(self, game_id: str) -> dict | None:
+        """What this browser keeps for a game in localStorage (seat, token, name, invites)."""
+        raw = self.page.evaluate(
+            "(key) => localStorage.getItem(key)", SEAT_KEY.format(game=game_id)
+        )
+        return None if raw is None else json.loads(raw)
+
+    def hold_seat(self, game_id: str, seat: int, token: str, name: str) -> None:
+        """Gives this browser a seat at a game made through the API (e.g. with a fixed deck):
+        its localStorage gets the entry the app itself would write, before any page loads."""
+        entry = json.dumps({"seat": seat, "token": token, "name": name, "invites": []})
+        key = SEAT_KEY.format(game=game_id)
+        self.context.add_init_script(
+            f"try {{ if (!localStorage.getItem({json.dumps(key)}))"
+            f" localStorage.setItem({json.dumps(key)}, {json.dumps(entry)}); }} catch (e) {{}}"
+        )
+
+    def close(self) -> None:
+        try:
+            self.context.close()
+        except Exception:  # the browser may already be gone at the end of a session
+            pass
+
+
+_count = 0
+
+
+def new_browsing(browser, base_url: str, viewport: str = "desktop") -> Browsing:
+    global _count
+    _count += 1
+    context = browser.new_context(**VIEWPORTS[viewport])
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    record = PageRecord().attach(page)
+    return Browsing(context, page, record, base_url, viewport, f"page {_count} ({viewport})")
