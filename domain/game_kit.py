@@ -4,8 +4,8 @@ A game's folder gives its rules module (decide, evolve), its state (a dataclass 
 `domain.game_state.GameState`, a `new_state` and a `deck_for` per table size, `to_act`), its
 view module (view, legal_actions), its commands and events, and its better bots; `build_game`
 adds what every game does alike: the random bot, the player-count check, `new_game`,
-`cards_to_deal` in the phase "dealing", `is_terminal` in the phase "finished", and the cards
-the API accepts.
+`cards_to_deal` in the phase "dealing", `is_terminal` in the phase "finished", the cards
+the API accepts, and each legal-action template's `send` (domain/templates.py).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from domain.dispatch import Evolver
 from domain.game_state import DEALING, GameState, is_finished
 from domain.game_type import Bot, GameType
 from domain.options import check_players
-from domain.templates import random_bot
+from domain.templates import random_bot, with_send
 
 Options = Mapping[str, Any]
 DeckFor = Callable[[int], tuple[Card, ...]]
@@ -89,6 +89,9 @@ def build_game(
     def cards_to_deal(state: GameState) -> tuple[Card, ...] | None:
         return deck_for(state.players) if state.phase == DEALING else None
 
+    def legal_actions(state: Any, seat: int) -> list[dict[str, Any]]:
+        return with_send(views.legal_actions(state, seat))  # as the view's `you` shows them
+
     return GameType(
         id=id,
         name=name,
@@ -104,7 +107,7 @@ def build_game(
         evolve=rules.evolve,
         is_terminal=is_finished,
         to_act=to_act,
-        legal_actions=views.legal_actions,
+        legal_actions=legal_actions,
         view=views.view,
         bots={"random": random_bot, **bots},
         automatic=automatic,

@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.game_state import FINISHED, GameState
 from domain.outcome import result_json
+from domain.templates import with_send
 
 
 def game_view(
@@ -39,5 +40,6 @@ def game_view(
 def you_json(
     seat: int, hand: list[dict[str, Any]], legal_actions: list[dict[str, Any]], **private: Any
 ) -> dict[str, Any]:
-    """A seat's own block: its hand (as shown, sorted), what it may do, its private figures."""
-    return {"seat": seat, "hand": hand, "legal_actions": legal_actions, **private}
+    """A seat's own block: its hand (as shown, sorted), what it may do (each template with the
+    body it becomes), its private figures."""
+    return {"seat": seat, "hand": hand, "legal_actions": with_send(legal_actions), **private}

@@ -48,6 +48,11 @@ def _validator(schema_json: str) -> jsonschema_rs.Validator:
     return jsonschema_rs.Draft202012Validator(root, validate_formats=True)
 
 
+def component_validator(name: str) -> jsonschema_rs.Validator:
+    """A validator of the spec's `components/schemas/<name>`."""
+    return _validator(json.dumps({"$ref": f"#/components/schemas/{name}"}))
+
+
 def _deref(node: dict[str, Any]) -> dict[str, Any]:
     """A response or header object with its `$ref` (if any) followed."""
     spec = load_spec()

@@ -16,6 +16,7 @@ from domain.games.ouroboros_trick.events import (
     TrickWon,
 )
 from domain.games.ouroboros_trick.state import deck_for
+from domain.templates import with_send
 from tests.domain.ouro_support import (
     card,
     cards,
@@ -70,9 +71,9 @@ def test_o2_the_first_leader_is_the_deals_random_pick_unless_the_option_names_a_
 def test_o2_players_must_follow_the_led_suit_if_they_can():
     red_led = given(playing(["r3 b4", "r5 b12", "y1 y2"]), played(0, "r3"))
     red_led.when(play(1, "b12")).then_refused(IllegalAction, "follow suit")
-    assert GAME.legal_actions(red_led.state, 1) == [
-        {"type": "play_card", "cards": [card("r5").to_json()]}
-    ]
+    assert GAME.legal_actions(red_led.state, 1) == with_send(
+        [{"type": "play_card", "cards": [card("r5").to_json()]}]
+    )
     assert GAME.legal_actions(red_led.state, 2) == []  # not seat 2's turn: nothing at all
 
 
@@ -131,9 +132,10 @@ def test_o4_short_hand_the_whole_hand_goes_then_the_rest_is_chosen_from_the_pool
         PoolTaken(1, cards("b1 b7 b2 r9 r3 r6")),
         DiscardAwaited(1, 2),
     )
-    assert GAME.legal_actions(short.state, 1) == [
-        {"type": "discard", "count": 2, "cards": [c.to_json() for c in cards("r3 r6 r9 b1 b2 b7")]}
-    ]
+    whole_pool = [c.to_json() for c in cards("r3 r6 r9 b1 b2 b7")]
+    assert GAME.legal_actions(short.state, 1) == with_send(
+        [{"type": "discard", "count": 2, "cards": whole_pool}]
+    )
 
 
 def test_o4_a_discard_with_no_choice_is_made_without_asking():

@@ -13,6 +13,7 @@ from domain.games.trick_and_snipers.events import (
     PassCards,
 )
 from domain.games.trick_and_snipers.state import deck_for
+from domain.templates import with_send
 from tests.domain.support import visible_cards
 from tests.domain.tns_support import (
     card,
@@ -146,9 +147,9 @@ def test_g4_a_first_leader_option_must_be_a_seat():
 def test_t3_players_must_follow_the_led_suit_if_they_can():
     red_led = given(playing(["r3 b4", "r5 b12", "y1 y2"]), played(0, "r3"))
     red_led.when(play(1, "b12")).then_refused(IllegalAction, "follow suit")
-    assert GAME.legal_actions(red_led.state, 1) == [
-        {"type": "play_card", "cards": [card("r5").to_json()]}
-    ]
+    assert GAME.legal_actions(red_led.state, 1) == with_send(
+        [{"type": "play_card", "cards": [card("r5").to_json()]}]
+    )
 
 
 def test_t3_the_highest_card_of_the_led_suit_wins_and_its_winner_leads_next():
