@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from importlib.resources import files
 
 from flask import Blueprint, Response
 
 bp = Blueprint("docs", __name__)
-SPEC = Path(__file__).resolve().parent.parent / "openapi.yaml"
+# Package data: in the source tree a link to the top-level openapi.yaml, in a wheel its copy.
+SPEC = files("api") / "openapi.yaml"
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Cardroom API</title>

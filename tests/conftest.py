@@ -40,15 +40,16 @@ def with_database(url: str, dbname: str) -> str:
 
 
 @contextmanager
-def temporary_database(server_url: str, name: str) -> Iterator[str]:
-    """A migrated database on the server of server_url, dropped afterwards."""
+def temporary_database(server_url: str, name: str, migrate: bool = True) -> Iterator[str]:
+    """A database on the server of server_url, migrated unless told not to, dropped afterwards."""
     from events.postgres.migrate import apply_migrations
 
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     url = with_database(server_url, name)
     try:
-        apply_migrations(url)
+        if migrate:
+            apply_migrations(url)
         yield url
     finally:
         with psycopg.connect(server_url, autocommit=True) as conn:
@@ -69,6 +70,14 @@ def private_database_url() -> Iterator[str]:
     worker process (whose relay would take their outbox rows)."""
     name = f"cardroom_test_{SESSION_ID}_{uuid.uuid4().hex[:6]}"
     with temporary_database(_required_env("DATABASE_URL"), name) as url:
+        yield url
+
+
+@pytest.fixture()
+def empty_database_url() -> Iterator[str]:
+    """A database with nothing in it, not even migrations, of this test's own."""
+    name = f"cardroom_test_{SESSION_ID}_{uuid.uuid4().hex[:6]}"
+    with temporary_database(_required_env("DATABASE_URL"), name, migrate=False) as url:
         yield url
 
 

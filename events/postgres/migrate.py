@@ -23,8 +23,15 @@ class MigrationChanged(Exception):
     """An applied migration file was edited afterwards: add a new file instead."""
 
 
+class NoMigrations(Exception):
+    """No migration files where they belong: the package was built without its data files."""
+
+
 def migration_files() -> list[Path]:
-    return sorted(MIGRATIONS_DIR.glob("*.sql"))
+    files = sorted(MIGRATIONS_DIR.glob("*.sql"))
+    if not files:  # else an install without them would call an empty database "up to date"
+        raise NoMigrations(f"no migrations in {MIGRATIONS_DIR}")
+    return files
 
 
 def checksum(path: Path) -> str:

@@ -15,7 +15,7 @@ from domain.games import GAME_TYPES
 from domain.selfplay import play_out
 from events.audit import check_log
 from events.chain import GENESIS, event_hash, timestamp
-from events.postgres import store
+from events.postgres import migrate, store
 from events.postgres.migrate import MigrationChanged, apply_migrations, migration_files
 
 
@@ -49,6 +49,14 @@ def test_concurrent_starters_apply_each_migration_once(empty_database):
     for t in threads:
         t.join()
     assert sorted(map(len, results)) == [0, 0, 0, len(migration_files())], results
+
+
+def test_an_install_without_its_migration_files_says_so_rather_than_up_to_date(
+    empty_database, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(migrate, "MIGRATIONS_DIR", tmp_path)  # as in a wheel built without them
+    with pytest.raises(migrate.NoMigrations):
+        apply_migrations(empty_database)
 
 
 def test_an_edited_migration_is_refused(empty_database):
