@@ -1,51 +1,19 @@
-"""The HTTP API: a Flask app factory with one blueprint per resource."""
+"""The HTTP API: a Flask app (`create_app`, in api/app.py) with one blueprint per resource.
+
+Importing this package imports nothing else: gunicorn reads `api.gunicorn_conf` in its master
+process, and a gevent worker must monkey-patch before psycopg, redis or ssl are first imported.
+"""
 
 from __future__ import annotations
 
-import logging
+from typing import Any
 
-import redis
-from flask import Flask
-from werkzeug.middleware.proxy_fix import ProxyFix
-
-from api import docs, game_types, games, health, play
-from api.browsers import install_browser_rules
-from api.json_provider import SafeJSONProvider
-from api.limits import install_limits
-from api.problems import register_error_handlers
-from api.request_log import install_request_log
-from api.services import Services
-from events.bootstrap import bootstrap
-from events.settings import LOG_FORMAT, Settings, load_settings
-
-MAX_BODY_BYTES = 64 * 1024
+__all__ = ["create_app"]
 
 
-class CardroomFlask(Flask):
-    json_provider_class = SafeJSONProvider
+def __getattr__(name: str) -> Any:
+    if name in {"create_app", "MAX_BODY_BYTES"}:
+        from api import app
 
-
-def create_app(settings: Settings | None = None) -> Flask:
-    settings = settings or load_settings()
-    logging.basicConfig(level=settings.log_level, format=LOG_FORMAT)
-    app = CardroomFlask(__name__)
-    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
-    cardroom = bootstrap(settings)
-    app.extensions["cardroom"] = Services(
-        settings=settings,
-        pool=cardroom.pool,
-        commands=cardroom.commands,
-        automation=cardroom.automation,
-        queries=cardroom.queries,
-        signer=cardroom.signer,
-        redis=redis.Redis.from_url(settings.redis_url, socket_timeout=2),
-    )
-    for blueprint in (games.bp, game_types.bp, health.bp, docs.bp, play.bp):
-        app.register_blueprint(blueprint)
-    register_error_handlers(app)
-    install_browser_rules(app, settings.cors_origins)
-    install_limits(app, settings)
-    if settings.trusted_proxies:  # the client's address, as the proxies in front saw it
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
-    install_request_log(app)
-    return app
+        return getattr(app, name)
+    raise AttributeError(f"module 'api' has no attribute {name!r}")

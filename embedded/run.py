@@ -7,6 +7,7 @@ A second Ctrl-C kills the app processes at once. Exits non-zero if a child dies 
 from __future__ import annotations
 
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -22,14 +23,11 @@ START_TIMEOUT = 60.0
 
 
 def gunicorn_command(settings: Settings) -> list[str]:
+    # Workers, worker class and connections come from the settings, in api/gunicorn_conf.py.
     return [
         sys.executable, "-m", "gunicorn", "api.wsgi:app",
+        "-c", "python:api.gunicorn_conf",
         "-b", f"{HOST}:{settings.port}",
-        "-w", str(settings.web_workers),
-        "--threads", str(settings.web_threads),
-        "-k", "gthread",
-        "--log-level", settings.log_level.lower(),
-        "--graceful-timeout", "10",
     ]  # fmt: skip
 
 
@@ -37,6 +35,16 @@ def worker_commands(settings: Settings) -> list[list[str]]:
     """One full worker (jobs, outbox relay, sweeper), plus RQ_WORKERS - 1 that only run jobs."""
     full = [sys.executable, "-m", "workers"]
     return [full] + [[*full, "--jobs-only"]] * max(0, settings.rq_workers - 1)
+
+
+def raise_open_files_limit() -> int:
+    """Every open event stream is a socket: let the children use as many files as allowed."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = max(soft, 1 << 20)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
 
 
 def _port_in_use(port: int) -> bool:
@@ -54,6 +62,7 @@ def _migrate(env: dict[str, str]) -> None:
 def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
     env = dict(os.environ, DATABASE_URL=services.database_url, REDIS_URL=services.redis_url)
     env.setdefault("PYTHONUNBUFFERED", "1")
+    raise_open_files_limit()
     _migrate(env)
     if stop.event.is_set():
         return 0

@@ -17,14 +17,15 @@ class Settings:
     allow_fixed_deck: bool = False
     log_level: str = "INFO"
     web_workers: int = 2
-    web_threads: int = 128  # gthread: an open event stream holds one thread (docs/streams.md)
+    web_connections: int = 0  # per API process (gevent); 0: max_streams + 1000 (docs/streams.md)
     rq_workers: int = 1
     queue_name: str = "cardroom"
     db_pool_size: int = 10
     sweep_after_seconds: float = 5.0
     stream_heartbeat_seconds: float = 15.0  # a comment line at least this often
     stream_max_seconds: float = 0.0  # 0: a stream lasts until the game ends
-    max_streams: int = 1000  # per API process; load_settings keeps threads free for the rest
+    max_streams: int = 5000  # open event streams per API process; more: 503 unavailable
+    stream_seat_share: float = 0.1  # of max_streams that only seats may take, never spectators
     audit_key_file: str = ""  # Ed25519 key that signs chain heads; "": DATA_DIR/audit-key.pem
     cors_origins: str = "*"  # comma-separated origins a browser may call from; "*": any
     trusted_proxies: int = 0  # proxies in front that set X-Forwarded-For (client addresses)
@@ -44,9 +45,8 @@ class Settings:
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
-
-# Threads of an API process that streams may never take, so actions are always served.
-RESERVED_THREADS = 8
+# Connections of an API process beyond its streams, so requests are always served.
+CONNECTIONS_BEYOND_STREAMS = 1000
 
 # Each setting's environment variable; its default is the field's own, above.
 ENVIRONMENT = {
@@ -57,7 +57,7 @@ ENVIRONMENT = {
     "GAMES_ALLOW_FIXED_DECK": "allow_fixed_deck",
     "LOG_LEVEL": "log_level",
     "WEB_WORKERS": "web_workers",
-    "WEB_THREADS": "web_threads",
+    "WEB_CONNECTIONS": "web_connections",
     "RQ_WORKERS": "rq_workers",
     "RQ_QUEUE": "queue_name",
     "DB_POOL_SIZE": "db_pool_size",
@@ -65,6 +65,7 @@ ENVIRONMENT = {
     "STREAM_HEARTBEAT_SECONDS": "stream_heartbeat_seconds",
     "STREAM_MAX_SECONDS": "stream_max_seconds",
     "MAX_STREAMS": "max_streams",
+    "STREAM_SEAT_SHARE": "stream_seat_share",
     "AUDIT_KEY_FILE": "audit_key_file",
     "CORS_ORIGINS": "cors_origins",
     "TRUSTED_PROXIES": "trusted_proxies",
@@ -95,6 +96,7 @@ def load_settings(environ: Mapping[str, str] = os.environ) -> Settings:
             values[name] = _parsed(kinds[name], raw)
     if "log_level" in values:
         values["log_level"] = values["log_level"].upper()
-    threads = values.get("web_threads", Settings.web_threads)
-    values.setdefault("max_streams", max(1, threads - RESERVED_THREADS))
+    if not values.get("web_connections"):
+        streams = values.get("max_streams", Settings.max_streams)
+        values["web_connections"] = streams + CONNECTIONS_BEYOND_STREAMS
     return Settings(**values)

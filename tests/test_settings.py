@@ -4,24 +4,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from events.settings import ENVIRONMENT, RESERVED_THREADS, Settings, load_settings
+from events.settings import CONNECTIONS_BEYOND_STREAMS, ENVIRONMENT, Settings, load_settings
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_an_empty_environment_gives_the_declared_defaults():
     settings = load_settings({})
-    assert settings == Settings(max_streams=Settings.web_threads - RESERVED_THREADS)
+    expected_connections = Settings.max_streams + CONNECTIONS_BEYOND_STREAMS
+    assert settings == Settings(web_connections=expected_connections)
 
 
 def test_each_variable_is_read_with_its_fields_type():
     settings = load_settings(
         {"PORT": "9000", "GAMES_ALLOW_FIXED_DECK": "yes", "LOG_LEVEL": "debug",
-         "SWEEP_AFTER_SECONDS": "2.5", "WEB_THREADS": "20", "RQ_QUEUE": " q "}
+         "SWEEP_AFTER_SECONDS": "2.5", "MAX_STREAMS": "20", "RQ_QUEUE": " q "}
     )  # fmt: skip
     assert (settings.port, settings.allow_fixed_deck, settings.log_level) == (9000, True, "DEBUG")
     assert (settings.sweep_after_seconds, settings.queue_name) == (2.5, "q")
-    assert settings.max_streams == 20 - RESERVED_THREADS
+    assert settings.max_streams == 20
+    assert settings.web_connections == 20 + CONNECTIONS_BEYOND_STREAMS  # follows the streams
 
 
 def test_an_empty_variable_keeps_the_default():

@@ -16,7 +16,8 @@ from marshmallow import Schema, fields, validate
 
 from api.auth import bearer_token, caller_seat
 from api.games import bp
-from api.games.live import StreamSpec, event_stream
+from api.games.feeds import Feeds
+from api.games.live import BATCH, StreamSpec, event_stream
 from api.limits import client_address, limited
 from api.problems import Problem, problem_response
 from api.rendering import iso
@@ -48,6 +49,23 @@ class StreamHub:
     notifier: GameNotifier
     slots: threading.BoundedSemaphore
     per_client: StreamSlots
+    feeds: Feeds
+    # Spectators may take only part of the slots: the rest stay for seats (STREAM_SEAT_SHARE).
+    spectator_slots: threading.BoundedSemaphore
+
+    def acquire(self, seated: bool) -> bool:
+        if not seated and not self.spectator_slots.acquire(blocking=False):
+            return False
+        if self.slots.acquire(blocking=False):
+            return True
+        if not seated:
+            self.spectator_slots.release()
+        return False
+
+    def release(self, seated: bool) -> None:
+        self.slots.release()
+        if not seated:
+            self.spectator_slots.release()
 
 
 def stream_hub() -> StreamHub:
@@ -64,6 +82,8 @@ def stream_hub() -> StreamHub:
                     settings.max_streams_per_client,
                     settings.stream_heartbeat_seconds,
                 ),
+                Feeds(services().queries, BATCH),
+                threading.BoundedSemaphore(_spectator_slots(settings)),
             )
             current_app.extensions["cardroom_streams"] = hub
         return hub
@@ -90,7 +110,8 @@ def stream_events(game_id: str):
             f"{svc.settings.max_streams_per_client} streams are open for this client already",
             retry_after=RETRY_SECONDS,
         )
-    if not hub.slots.acquire(blocking=False):
+    seated = seat is not None
+    if not hub.acquire(seated):
         hub.per_client.release(slot, owners)
         response = problem_response(
             503, "unavailable", "this server holds as many streams as it can; retry"
@@ -102,14 +123,14 @@ def stream_events(game_id: str):
         game, seat, after, settings.stream_heartbeat_seconds, settings.stream_max_seconds
     )
     body = event_stream(
-        spec, svc.queries, hub.notifier, lambda: hub.per_client.refresh(slot, owners)
+        spec, hub.feeds.of(game), hub.notifier, lambda: hub.per_client.refresh(slot, owners)
     )
     response = Response(body, mimetype="text/event-stream")
     response.headers.update(
         {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Authorization"}
     )
     # Released when the server closes the response, even if the body was never iterated.
-    response.call_on_close(hub.slots.release)
+    response.call_on_close(lambda: hub.release(seated))
     response.call_on_close(lambda: hub.per_client.release(slot, owners))
     return response
 
@@ -136,6 +157,12 @@ def _ticket_seat(game: UUID, ticket: str) -> int:
     if seat is None:
         raise Problem("unauthorized", "the ticket is unknown, used, expired or of another game")
     return seat
+
+
+def _spectator_slots(settings) -> int:
+    """Of `max_streams`, what spectators may hold: at least one, and one less than all."""
+    kept = max(1, round(settings.max_streams * settings.stream_seat_share))
+    return max(1, settings.max_streams - kept)
 
 
 def _resume_point(from_query: int) -> int:

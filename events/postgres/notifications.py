@@ -8,6 +8,7 @@ its own timeout anyway, faster while the listener is down (see `poll_timeout`).
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 from uuid import UUID
@@ -53,6 +54,10 @@ class GameNotifier:
         self._fallback = fallback_poll_seconds
         self._lock = threading.Lock()
         self._waiters: dict[UUID, set[Subscription]] = {}
+        # Per followed game, a value that changes at each of its notifications (and is never
+        # reused: drawn from one counter), so a cache read at one generation knows it is current.
+        self._generations: dict[UUID, int] = {}
+        self._counter = itertools.count(1)
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self.listening = threading.Event()  # set while the LISTEN connection is up
@@ -61,6 +66,7 @@ class GameNotifier:
         subscription = Subscription(self, game_id)
         with self._lock:
             self._waiters.setdefault(game_id, set()).add(subscription)
+            self._generations.setdefault(game_id, next(self._counter))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="game-notifier", daemon=True)
                 self._thread.start()
@@ -73,6 +79,14 @@ class GameNotifier:
                 waiters.discard(subscription)
                 if not waiters:
                     del self._waiters[subscription.game_id]
+                    self._generations.pop(subscription.game_id, None)
+
+    def generation(self, game_id: UUID) -> int | None:
+        """The game's current generation, or None while not listening (nothing is known)."""
+        if not self.listening.is_set():
+            return None
+        with self._lock:
+            return self._generations.get(game_id)
 
     def poll_timeout(self, heartbeat: float) -> float:
         """How long a waiter may sleep before re-reading on its own."""
@@ -90,10 +104,11 @@ class GameNotifier:
     def _wake(self, game_id: UUID | None) -> None:
         """Wake the waiters of one game, or of every game (None: after a gap in listening)."""
         with self._lock:
-            if game_id is None:
-                targets = [s for waiters in self._waiters.values() for s in waiters]
-            else:
-                targets = list(self._waiters.get(game_id, ()))
+            games = list(self._waiters) if game_id is None else [game_id]
+            targets = [s for game in games for s in self._waiters.get(game, ())]
+            for game in games:
+                if game in self._generations:
+                    self._generations[game] = next(self._counter)
         for subscription in targets:
             subscription.woken.set()
 

@@ -1,0 +1,53 @@
+"""The Flask app factory: one blueprint per resource, and the rules every request passes."""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from api import docs, game_types, games, health, play
+from api.browsers import install_browser_rules
+from api.chunked_bodies import install_chunked_body_reader
+from api.json_provider import SafeJSONProvider
+from api.limits import install_limits
+from api.problems import register_error_handlers
+from api.request_log import install_request_log
+from api.services import Services
+from events.bootstrap import bootstrap
+from events.settings import LOG_FORMAT, Settings, load_settings
+
+MAX_BODY_BYTES = 64 * 1024
+
+
+class CardroomFlask(Flask):
+    json_provider_class = SafeJSONProvider
+
+
+def create_app(settings: Settings | None = None) -> Flask:
+    settings = settings or load_settings()
+    logging.basicConfig(level=settings.log_level, format=LOG_FORMAT)
+    app = CardroomFlask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    cardroom = bootstrap(settings)
+    app.extensions["cardroom"] = Services(
+        settings=settings,
+        pool=cardroom.pool,
+        commands=cardroom.commands,
+        automation=cardroom.automation,
+        queries=cardroom.queries,
+        signer=cardroom.signer,
+        redis=redis.Redis.from_url(settings.redis_url, socket_timeout=2),
+    )
+    for blueprint in (games.bp, game_types.bp, health.bp, docs.bp, play.bp):
+        app.register_blueprint(blueprint)
+    register_error_handlers(app)
+    install_chunked_body_reader(app, MAX_BODY_BYTES)  # first: the hooks below may read the body
+    install_browser_rules(app, settings.cors_origins)
+    install_limits(app, settings)
+    if settings.trusted_proxies:  # the client's address, as the proxies in front saw it
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
+    install_request_log(app)
+    return app

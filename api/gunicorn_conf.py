@@ -1,0 +1,55 @@
+"""How gunicorn serves the API: `gunicorn -c python:api.gunicorn_conf api.wsgi:app`, as `make run`
+and the Docker image both start it (the bind address comes from their command line).
+
+gevent workers: every connection is a greenlet, so an open event stream costs a few kilobytes
+and no thread, and a client that sends its headers slowly holds only its own greenlet. psycopg
+(3.2 and later) and redis-py cooperate once gunicorn has monkey-patched the worker, which it
+does before it imports the app. docs/streams.md has the measurements behind the choice.
+"""
+
+from __future__ import annotations
+
+import signal
+from typing import Any
+
+from events.settings import load_settings
+
+_settings = load_settings()
+
+worker_class = "gevent"
+workers = _settings.web_workers
+worker_connections = _settings.web_connections
+loglevel = _settings.log_level.lower()
+graceful_timeout = 10
+keepalive = 5
+# gunicorn >= 23 opens a control socket at one fixed path per user: two servers on one host
+# would share it, and nothing here uses it.
+control_socket_disable = True
+
+
+def post_worker_init(worker: Any) -> None:
+    """On SIGTERM, end every open stream at once, cleanly (its client resumes elsewhere with
+    Last-Event-ID), rather than holding the worker until graceful_timeout cuts them."""
+    stop = worker.handle_exit
+
+    def handle_exit(signum: int, frame: Any) -> None:
+        stop(signum, frame)
+        import gevent  # imported here: this module is read before gunicorn patches the worker
+
+        gevent.spawn(_close_streams, worker.wsgi)
+
+    signal.signal(signal.SIGTERM, handle_exit)
+
+
+def _close_streams(app: Any) -> None:
+    hub = getattr(app, "extensions", {}).get("cardroom_streams")
+    if hub is not None:
+        hub.notifier.close()
+
+
+def worker_exit(server: Any, worker: Any) -> None:
+    """Close the database pool while the worker's event loop still runs: left to the
+    interpreter's exit, its threads (greenlets here) can no longer be joined."""
+    services = getattr(worker.wsgi, "extensions", {}).get("cardroom")
+    if services is not None:
+        services.pool.close()
