@@ -36,7 +36,8 @@ and Saint Poker.</p>
 </body></html>"""
 
 
-def _page(response: Response) -> Response:
+def page_headers(response: Response) -> Response:
+    """The headers of a page for people (here and /docs): nothing from elsewhere, no referrer."""
     response.headers["Content-Security-Policy"] = CSP
     response.headers["Referrer-Policy"] = "no-referrer"  # join links carry invites
     return response
@@ -44,14 +45,14 @@ def _page(response: Response) -> Response:
 
 @bp.get("/")
 def landing():
-    return _page(Response(LANDING, mimetype="text/html"))
+    return page_headers(Response(LANDING, mimetype="text/html"))
 
 
 @bp.get("/play")
 def play():
     response = send_from_directory(STATIC, "index.html", max_age=0)
     response.headers["Cache-Control"] = "no-cache"
-    return _page(response)
+    return page_headers(response)
 
 
 @bp.get("/play/assets/<path:name>")
@@ -59,4 +60,4 @@ def asset(name: str):
     # send_from_directory refuses paths that leave STATIC (404).
     response = send_from_directory(STATIC, name, max_age=0)
     response.headers["Cache-Control"] = "no-cache"  # revalidated by ETag: cheap, never stale
-    return _page(response)
+    return page_headers(response)

@@ -52,3 +52,18 @@ def test_a_path_outside_the_client_is_a_problem_not_a_file(client) -> None:
         response = client.get(path)
         assert response.status_code == 404, path
         assert response.mimetype == "application/problem+json", path
+
+
+def test_the_docs_page_loads_swagger_ui_from_this_server_only(client) -> None:
+    response = client.get("/docs")
+    assert (
+        response.status_code == 200
+        and "default-src 'self'" in response.headers["Content-Security-Policy"]
+    )
+    page = response.get_data(as_text=True)
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert not [a for a in assets if "//" in a], assets  # no other origin, not even a CDN
+    for path in (a for a in assets if a.startswith("/docs/assets/")):
+        asset = client.get(path)
+        assert asset.status_code == 200 and asset.content_length > 0, path
+    assert client.get("/docs/assets/index.html").status_code == 404
