@@ -12,9 +12,9 @@ from __future__ import annotations
 import signal
 from typing import Any
 
-from events.settings import load_settings
+from events.settings import settings_or_exit
 
-_settings = load_settings()
+_settings = settings_or_exit()  # a bad setting: one line naming it, exit status 2
 
 worker_class = "gevent"
 workers = _settings.web_workers

@@ -16,7 +16,7 @@ import time
 from embedded.common import log
 from embedded.procs import StopSignal, exit_code, spawn, terminate
 from embedded.services import Services, ensure_services
-from events.settings import Settings, load_settings
+from events.settings import Settings, settings_or_exit
 
 HOST = "127.0.0.1"
 START_TIMEOUT = 60.0
@@ -121,7 +121,7 @@ def _terminate_interruptibly(procs: list[subprocess.Popen[bytes]], stop: StopSig
 def main() -> int:
     stop = StopSignal()
     stop.install()
-    settings = load_settings()
+    settings = settings_or_exit()
     services = ensure_services(settings.data_dir)
     try:
         if stop.event.is_set():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, get_type_hints
@@ -80,23 +81,76 @@ ENVIRONMENT = {
 }
 
 
-def _parsed(kind: type, raw: str) -> object:
+class SettingsError(ValueError):
+    """A variable whose value cannot be used; the message names it."""
+
+
+TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+LOG_LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
+
+# What each number may be: (lowest, highest), None for no bound.
+BOUNDS: dict[str, tuple[float | None, float | None]] = {
+    "port": (1, 65535),
+    "web_workers": (1, None),
+    "web_connections": (0, None),
+    "rq_workers": (1, None),
+    "db_pool_size": (1, None),
+    "sweep_after_seconds": (0.1, None),
+    "stream_heartbeat_seconds": (0.01, None),
+    "stream_max_seconds": (0, None),
+    "max_streams": (1, None),
+    "stream_seat_share": (0, 0.99),
+    "trusted_proxies": (0, None),
+    "max_streams_per_client": (0, None),
+}
+CHOICES = {"log_level": LOG_LEVELS, "rate_limits": {"on", "off"}}
+
+
+def _parsed(variable: str, name: str, kind: type, raw: str) -> object:
     if kind is bool:
-        return raw.lower() in {"1", "true", "yes", "on"}
-    return kind(raw)
+        if raw.lower() not in TRUE | FALSE:
+            raise SettingsError(f"{variable}={raw!r}: say 1/true/yes/on or 0/false/no/off")
+        return raw.lower() in TRUE
+    if kind in (int, float):
+        try:
+            value = kind(raw)
+        except ValueError:
+            what = "a whole number" if kind is int else "a number"
+            raise SettingsError(f"{variable}={raw!r}: not {what}") from None
+        low, high = BOUNDS.get(name, (None, None))
+        if (low is not None and value < low) or (high is not None and value > high):
+            span = f"from {low}" + (f" to {high}" if high is not None else " up")
+            raise SettingsError(f"{variable}={raw!r}: must be {span}")
+        return value
+    choices = CHOICES.get(name)
+    if choices and raw.upper() not in choices and raw.lower() not in choices:
+        raise SettingsError(f"{variable}={raw!r}: one of {', '.join(sorted(choices))}")
+    return raw
 
 
 def load_settings(environ: Mapping[str, str] = os.environ) -> Settings:
-    """Settings from the environment; an unset or empty variable keeps the default."""
+    """Settings from the environment; an unset or empty variable keeps the default. A value
+    that cannot be used raises SettingsError naming its variable."""
     kinds = get_type_hints(Settings)
     values: dict[str, Any] = {}
     for variable, name in ENVIRONMENT.items():
         raw = environ.get(variable, "").strip()
         if raw:
-            values[name] = _parsed(kinds[name], raw)
+            values[name] = _parsed(variable, name, kinds[name], raw)
     if "log_level" in values:
         values["log_level"] = values["log_level"].upper()
+    if "rate_limits" in values:
+        values["rate_limits"] = values["rate_limits"].lower()
     if not values.get("web_connections"):
         streams = values.get("max_streams", Settings.max_streams)
         values["web_connections"] = streams + CONNECTIONS_BEYOND_STREAMS
     return Settings(**values)
+
+
+def settings_or_exit(environ: Mapping[str, str] = os.environ) -> Settings:
+    """For a program's start: a bad setting is one clear line and exit status 2 (usage)."""
+    try:
+        return load_settings(environ)
+    except SettingsError as error:
+        print(f"cardroom: bad setting: {error}", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -9,12 +9,12 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from events.bootstrap import Cardroom, bootstrap
-from events.settings import Settings, load_settings
+from events.settings import Settings, settings_or_exit
 
 
 @cache
 def settings() -> Settings:
-    return load_settings()
+    return settings_or_exit()
 
 
 @cache

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import psycopg
 
-from events.settings import load_settings
+from events.settings import settings_or_exit
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 # Any constant works; it only has to be the same in every process.
@@ -79,7 +79,7 @@ def apply_migrations(database_url: str, files: list[Path] | None = None) -> list
 
 
 def main() -> None:
-    url = load_settings().database_url
+    url = settings_or_exit().database_url
     if not url:
         sys.exit("DATABASE_URL is not set")
     names = apply_migrations(url)
