@@ -4,25 +4,52 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip --disable-pip-version-check
 STAMP := $(VENV)/.installed
 DATA_DIR ?= .data
 export DATA_DIR
 
-.PHONY: run test lint bench clean-data
+# The lock files (`make lock` writes them; edit pyproject.toml, never these): exact versions and
+# hashes for every Python >= 3.11 and platform. requirements.txt is what the Docker image gets
+# (runtime only); requirements-dev.txt is what .venv gets (runtime and every extra: dev, embedded).
+LOCK := requirements.txt
+DEV_LOCK := requirements-dev.txt
 
-# Reinstall when the project metadata changes or a package appears.
-$(STAMP): pyproject.toml $(wildcard */__init__.py)
-	@test -x $(BIN)/python || { \
-	  $(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
-	    || { echo "Cardroom needs Python 3.11+ (PYTHON=$(PYTHON) is older)" >&2; exit 1; }; \
-	  $(PYTHON) -c 'import sys; sys.exit(sys.version_info >= (3, 13))' \
-	    || echo "note: embedded Postgres/Redis need Python 3.11 or 3.12 (try PYTHON=python3.12);" \
-	            "with this Python set DATABASE_URL and REDIS_URL" >&2; \
-	  echo "Creating $(VENV) with $(PYTHON)"; \
-	  $(PYTHON) -m venv $(VENV); }
-	@echo "Installing cardroom and its dependencies into $(VENV)"
-	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+.PHONY: run test lint bench clean-data lock
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+	  || { echo "Cardroom needs Python 3.11+ (PYTHON=$(PYTHON) is older)" >&2; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info >= (3, 13))' \
+	  || echo "note: embedded Postgres/Redis need Python 3.11 or 3.12 (try PYTHON=python3.12);" \
+	          "with this Python set DATABASE_URL and REDIS_URL" >&2
+	@echo "Creating $(VENV) with $(PYTHON)"
+	@$(PYTHON) -m venv $(VENV)
+
+# Reinstall when the project metadata or the lock changes or a package appears. Plain pip, no
+# resolver at work: --require-hashes installs exactly the locked files; then the project itself,
+# built by the lock's setuptools (--no-build-isolation) rather than whatever is newest today.
+$(STAMP): pyproject.toml $(DEV_LOCK) $(wildcard */__init__.py) | $(BIN)/python
+	@echo "Installing cardroom and its locked dependencies ($(DEV_LOCK)) into $(VENV)"
+	@$(PIP) install --quiet --require-hashes -r $(DEV_LOCK)
+	@$(PIP) install --quiet --no-deps --no-build-isolation -e .
+	@$(PIP) check >/dev/null || { $(PIP) check >&2; \
+	  echo "Broken requirements above: after editing pyproject.toml, run make lock" >&2; exit 1; }
 	@touch $@
+
+# Refresh both lock files from pyproject.toml, keeping each locked version that still fits
+# (UPGRADE=1: the newest that fit). uv resolves once for every Python and platform (plain pip
+# installs the result); the runtime lock takes its versions from the dev lock, so the image
+# runs what the tests ran. pyproject's build requirements (setuptools) are locked too.
+UV_VERSION := 0.13.9
+BUILD_REQUIRES := $(BIN)/python -c 'import tomllib; \
+  print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], sep="\n")'
+UV_COMPILE := $(BIN)/uv pip compile pyproject.toml - --universal --generate-hashes --quiet \
+  --custom-compile-command "make lock" $(if $(UPGRADE),--upgrade)
+lock: | $(BIN)/python
+	@$(PIP) install --quiet uv==$(UV_VERSION)
+	$(BUILD_REQUIRES) | $(UV_COMPILE) --all-extras -o $(DEV_LOCK)
+	$(BUILD_REQUIRES) | $(UV_COMPILE) -c $(DEV_LOCK) -o $(LOCK)
 
 run: $(STAMP)
 	$(BIN)/python -m embedded.run
