@@ -13,6 +13,7 @@ import binascii
 import hashlib
 import json
 import os
+import secrets
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -99,8 +100,9 @@ def _create_key_file(file: Path) -> None:
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     )
-    draft = file.with_name(f".{file.name}.{os.getpid()}.tmp")
-    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    # A draft of its own per caller (threads of one process too), then one atomic link.
+    draft = file.with_name(f".{file.name}.{os.getpid()}.{secrets.token_hex(8)}.tmp")
+    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as out:
         out.write(pem)
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from functools import cache
 
 import redis
@@ -17,9 +18,25 @@ def settings() -> Settings:
     return settings_or_exit()
 
 
+_BUILDING = threading.Lock()
+
+
 @cache
-def cardroom() -> Cardroom:
+def _built() -> Cardroom:
     return bootstrap(settings(), pool_size=4)
+
+
+def cardroom() -> Cardroom:
+    """One per process: the relay, sweeper, timers and jobs start at once, and `cache` alone
+    would let two of them build it (two pools, two races for a new signing key)."""
+    with _BUILDING:
+        return _built()
+
+
+def forget() -> None:
+    """Drops what this process built, so the next use reads the environment again (tests)."""
+    for cached in (settings, _built, redis_connection):
+        cached.cache_clear()
 
 
 @cache

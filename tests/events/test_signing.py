@@ -6,6 +6,7 @@ import base64
 import json
 import multiprocessing
 import stat
+import threading
 
 import pytest
 
@@ -58,3 +59,25 @@ def test_a_signature_has_one_spelling_only(tmp_path):
     variant = signature.rstrip("=")[:-1] + twin + "=" * signature.count("=")
     assert base64.b64decode(variant) == base64.b64decode(signature)
     assert not signature_is_valid(signer.public_key, "g", 1, "cd" * 32, variant)
+
+
+def test_threads_of_one_process_starting_together_all_get_the_same_key(tmp_path):
+    """A worker's relay, sweeper, timers and jobs may all ask for the key on its first start."""
+    path = tmp_path / "keys" / "audit-key.pem"
+    start = threading.Barrier(8)
+    ids, errors = [], []
+
+    def load() -> None:
+        start.wait()
+        try:
+            ids.append(load_or_create_signer(path).key_id)
+        except Exception as error:  # noqa: BLE001 - the test reports any
+            errors.append(error)
+
+    threads = [threading.Thread(target=load) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and len(set(ids)) == 1 and len(ids) == 8
+    assert [p.name for p in path.parent.iterdir()] == ["audit-key.pem"]  # no draft left

@@ -23,9 +23,6 @@ def tmp_key_dir() -> Path:
     return Path(tempfile.gettempdir()) / f"cardroom-test-keys-{os.getpid()}"
 
 
-_CACHED = (context.settings, context.cardroom, context.redis_connection)
-
-
 @contextmanager
 def worker_context(
     monkeypatch: pytest.MonkeyPatch, database_url: str, redis_url: str, queue_prefix: str
@@ -35,14 +32,12 @@ def worker_context(
     monkeypatch.setenv("REDIS_URL", redis_url)
     monkeypatch.setenv("RQ_QUEUE", f"{queue_prefix}-{uuid.uuid4().hex[:8]}")
     monkeypatch.setenv("AUDIT_KEY_FILE", str(tmp_key_dir() / "audit-key.pem"))
-    for cached in _CACHED:
-        cached.cache_clear()
+    context.forget()
     yield context
     for queue in context.queues():
         queue.delete(delete_jobs=True)
     context.cardroom().close()
-    for cached in _CACHED:
-        cached.cache_clear()
+    context.forget()
 
 
 def run_jobs(ctx, max_jobs: int | None = None) -> None:

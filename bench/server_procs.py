@@ -1,0 +1,85 @@
+"""The processes of a service the bench started, found from its process tree: their memory
+(RSS) and CPU time, so a bench can say what the server itself spent."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+import psutil
+
+APP_MARKERS = ("gunicorn", "-m workers")  # the API (master and workers) and the RQ workers
+
+
+def descendants(pid: int | None = None) -> list[psutil.Process]:
+    try:
+        return psutil.Process(pid or os.getpid()).children(recursive=True)
+    except psutil.Error:
+        return []
+
+
+def _cmdline(proc: psutil.Process) -> str:
+    try:
+        return " ".join(proc.cmdline())
+    except psutil.Error:
+        return ""
+
+
+def app_processes(root: int | None = None, markers: Iterable[str] = APP_MARKERS):
+    """Processes under `root` (default: this one) whose command line has one of `markers`."""
+    wanted = tuple(markers)
+    return [p for p in descendants(root) if any(m in _cmdline(p) for m in wanted)]
+
+
+def postgres_processes(data_dir: str | None) -> list[psutil.Process]:
+    """The embedded Postgres started in `data_dir` (its postmaster is not our child: it
+    daemonizes) and its backends; none when the service used an outside DATABASE_URL."""
+    if not data_dir:
+        return []
+    marker = f"-D {os.path.join(data_dir, 'postgres')}"
+    for proc in psutil.process_iter():
+        if marker in _cmdline(proc):
+            return [proc, *descendants(proc.pid)]
+    return []
+
+
+def total_rss(procs: Iterable[psutil.Process]) -> int:
+    total = 0
+    for proc in procs:
+        try:
+            total += proc.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
+
+
+def rss_by_process(procs: Iterable[psutil.Process]) -> dict[str, int]:
+    shown: dict[str, int] = {}
+    for proc in procs:
+        try:
+            shown[f"{proc.pid} {_cmdline(proc)[-60:]}"] = proc.memory_info().rss
+        except psutil.Error:
+            pass
+    return shown
+
+
+def cpu_seconds(procs: Iterable[psutil.Process]) -> dict[int, float]:
+    """User + system CPU seconds per pid so far (a gone process is left out)."""
+    used: dict[int, float] = {}
+    for proc in procs:
+        try:
+            times = proc.cpu_times()
+        except psutil.Error:
+            continue
+        used[proc.pid] = times.user + times.system
+    return used
+
+
+def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds between two `cpu_seconds` of the same processes (a new pid counts whole)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
+def machine_busy_seconds() -> float:
+    total = psutil.cpu_times()
+    return sum(getattr(total, name, 0.0) for name in ("user", "system", "nice", "irq", "softirq"))

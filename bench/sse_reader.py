@@ -1,0 +1,314 @@
+"""Thousands of Server-Sent Event streams read by one asyncio loop in a process of its own.
+
+bench/stream.py starts it with `ReaderProcess(url)`: the reader must not share a process with
+the bench's drivers (the GIL) nor, at 10,000 sockets, its descriptor limit with the server's.
+Streams are plain `asyncio.open_connection` sockets speaking HTTP/1.0 (no chunked framing):
+each `data:` line is parsed and its `recorded_at` compared with the arrival time.
+
+The parent commands it over a Pipe, one tuple per message:
+  ("open", paths, concurrency)       open these streams, `concurrency` handshakes at a time;
+                                     a refusal (503, Retry-After) is counted and retried
+  ("slow", count, path, interval)    `count` sockets that send one header line every
+                                     `interval` s and never finish their request (one
+                                     the server ends is replaced by a new one)
+  ("status",)                        -> a Status
+  ("stop",)                          -> the final Status with its samples; the process ends
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import multiprocessing
+import resource
+import threading
+import time
+from array import array
+from collections import Counter
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from datetime import datetime
+from multiprocessing.connection import Connection
+from typing import Any
+from urllib.parse import urlsplit
+
+OPEN_TIMEOUT = 30.0  # connect + response head
+OPEN_ATTEMPTS = 20  # tries per stream while refused (503)
+HEAD_LIMIT = 64 * 1024
+RECENT = 2000
+Opened = tuple[asyncio.StreamReader, asyncio.StreamWriter, float]  # ..., when it opened
+
+
+@dataclass
+class Status:
+    """What the reader has done so far; the arrays (samples) only in the final one."""
+
+    open_now: int = 0
+    opened: int = 0  # streams that got their 200
+    pending: int = 0  # asked for, neither open nor given up yet
+    refusals: Counter = field(default_factory=Counter)  # non-200 answers, by status
+    failed: Counter = field(default_factory=Counter)  # streams given up on, by reason
+    ended: int = 0  # open streams the server closed (the game ended, or worse)
+    events: int = 0  # live events received (after their stream opened)
+    backlog: int = 0  # events recorded before their stream opened (not timed)
+    slow_connected: int = 0  # slow sockets connected now
+    slow_connections: int = 0  # slow sockets connected in all
+    slow_closed: Counter = field(default_factory=Counter)  # how slow sockets ended
+    recent_p95: float = float("nan")  # lag p95 of the last RECENT events, s (for progress)
+    arrivals: array = field(default_factory=lambda: array("d"))  # epoch s, one per event
+    lags: array = field(default_factory=lambda: array("d"))  # arrival - recorded_at, s
+    slow_lifetimes: array = field(default_factory=lambda: array("d"))  # s until ended
+
+
+def raise_open_files_limit() -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def recorded_epoch(event_json: bytes) -> float:
+    recorded = json.loads(event_json)["recorded_at"]
+    return datetime.fromisoformat(recorded).timestamp()  # 3.11+ reads the trailing "Z"
+
+
+class Reader:
+    def __init__(self, url: str, conn: Connection) -> None:
+        parts = urlsplit(url)
+        self.host = parts.hostname or "127.0.0.1"
+        self.port = parts.port or 80
+        self.conn = conn
+        self.status = Status()
+        self.writers: set[asyncio.StreamWriter] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.done = asyncio.Event()
+
+    # --- commands --------------------------------------------------------------------------
+
+    def on_command(self) -> None:
+        command = self.conn.recv()
+        kind = command[0]
+        if kind == "open":
+            self.status.pending += len(command[1])  # counted now: the next status sees them
+            self.spawn(self.open_all(command[1], command[2]))
+        elif kind == "slow":
+            self.spawn(self.slow_all(*command[1:]))
+        elif kind == "status":
+            self.conn.send(self.snapshot())
+        elif kind == "stop":
+            self.done.set()
+
+    def snapshot(self) -> Status:
+        s = self.status
+        recent = sorted(s.lags[-RECENT:])
+        p95 = recent[int(0.95 * (len(recent) - 1))] if recent else float("nan")
+        return dataclasses.replace(  # everything but the (large) arrays
+            s, refusals=Counter(s.refusals), failed=Counter(s.failed),
+            slow_closed=Counter(s.slow_closed), recent_p95=p95, arrivals=array("d"),
+            lags=array("d"), slow_lifetimes=array("d"),
+        )  # fmt: skip
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # --- streams ---------------------------------------------------------------------------
+
+    async def open_all(self, paths: list[str], concurrency: int) -> None:
+        gate = asyncio.Semaphore(concurrency)
+        for path in paths:
+            await gate.acquire()  # the loop itself waits, so tasks are created only as needed
+            self.spawn(self.stream(path, gate))
+
+    async def stream(self, path: str, gate: asyncio.Semaphore) -> None:
+        opened = await self.open_stream(path, gate)
+        self.status.pending -= 1
+        if opened is None:
+            return
+        reader, writer, opened_at = opened
+        self.status.open_now += 1
+        self.status.opened += 1
+        self.writers.add(writer)
+        try:
+            await self.follow(reader, opened_at)
+        except (OSError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            self.status.open_now -= 1
+            self.writers.discard(writer)
+            writer.close()
+        if not self.done.is_set():
+            self.status.ended += 1
+
+    async def open_stream(self, path: str, gate: asyncio.Semaphore) -> Opened | None:
+        """The open stream, or None when given up; holds `gate` only for the handshakes (and
+        the waits after refusals), so at most `concurrency` are under way."""
+        try:
+            for _ in range(OPEN_ATTEMPTS):
+                try:
+                    opened = await asyncio.wait_for(self.handshake(path), OPEN_TIMEOUT)
+                except TimeoutError:
+                    self.status.failed["timeout"] += 1
+                    return None
+                except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as error:
+                    self.status.failed[type(error).__name__] += 1
+                    return None
+                if isinstance(opened, tuple):
+                    return opened
+                await asyncio.sleep(opened)  # refused: Retry-After
+            self.status.failed["refused every time"] += 1
+            return None
+        finally:
+            gate.release()
+
+    async def handshake(self, path: str) -> Opened | float:
+        """The open stream, or how long to wait before retrying (it was refused)."""
+        reader, writer = await asyncio.open_connection(self.host, self.port, limit=HEAD_LIMIT)
+        request = f"GET {path} HTTP/1.0\r\nHost: {self.host}\r\nAccept: text/event-stream\r\n\r\n"
+        writer.write(request.encode())
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+        except BaseException:
+            writer.close()
+            raise
+        status = head.split(b" ", 2)[1].decode()
+        if status == "200":
+            return reader, writer, time.time()
+        self.status.refusals[status] += 1
+        writer.close()
+        return retry_after(head)
+
+    async def follow(self, reader: asyncio.StreamReader, opened_at: float) -> None:
+        buffer = b""
+        while True:
+            chunk = await reader.read(65536)
+            if not chunk:
+                return
+            arrived = time.time()
+            *lines, buffer = (buffer + chunk).split(b"\n")
+            for line in lines:
+                if line.startswith(b"data: "):
+                    self.record(arrived, recorded_epoch(line[6:]), opened_at)
+
+    def record(self, arrived: float, recorded: float, opened_at: float) -> None:
+        if recorded < opened_at:  # catching up on what happened before it opened
+            self.status.backlog += 1
+            return
+        self.status.events += 1
+        self.status.arrivals.append(arrived)
+        self.status.lags.append(arrived - recorded)
+
+    # --- slow clients ----------------------------------------------------------------------
+
+    async def slow_all(self, count: int, path: str, interval: float) -> None:
+        for i in range(count):  # connects spread over one interval: a trickle, not a burst
+            self.spawn(self.slow_client(path, interval, i * interval / count))
+
+    async def slow_client(self, path: str, interval: float, offset: float) -> None:
+        """One slow socket after another: when the server ends one, the next connects (as a
+        determined client would), so about `count` trickle at any time."""
+        await asyncio.sleep(offset)
+        while not self.done.is_set():
+            try:
+                await self.slow_connection(path, interval)
+            except OSError as error:
+                self.status.slow_closed[type(error).__name__] += 1
+                await asyncio.sleep(interval)
+
+    async def slow_connection(self, path: str, interval: float) -> None:
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        connected = time.monotonic()
+        self.status.slow_connections += 1
+        self.status.slow_connected += 1
+        self.writers.add(writer)
+        answer = asyncio.ensure_future(reader.read(1024))
+        try:
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\n".encode())
+            line = 0
+            while not answer.done():
+                await asyncio.wait([answer], timeout=interval)
+                if not answer.done():
+                    writer.write(f"X-Slow-{line}: {line}\r\n".encode())
+                    await writer.drain()
+                    line += 1
+            self.status.slow_closed[slow_outcome(answer.result())] += 1
+            self.status.slow_lifetimes.append(time.monotonic() - connected)
+        finally:
+            answer.cancel()
+            self.status.slow_connected -= 1
+            self.writers.discard(writer)
+            writer.close()
+
+    # --- running ---------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        loop.add_reader(self.conn.fileno(), self.on_command)
+        await self.done.wait()
+        loop.remove_reader(self.conn.fileno())
+        for writer in list(self.writers):
+            writer.close()
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        self.conn.send(self.status)
+
+
+def retry_after(head: bytes) -> float:
+    for line in head.split(b"\r\n"):
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"retry-after":
+            try:
+                return float(value.strip())
+            except ValueError:
+                break
+    return 1.0
+
+
+def slow_outcome(data: bytes) -> str:
+    if not data:
+        return "closed by the server"
+    return "answered " + data.split(b"\r\n", 1)[0].decode(errors="replace")
+
+
+def serve(url: str, conn: Connection) -> None:
+    """The reader process's main."""
+    raise_open_files_limit()
+    asyncio.run(Reader(url, conn).run())
+
+
+class ReaderProcess:
+    """The parent's handle on a reader process."""
+
+    def __init__(self, url: str) -> None:
+        context = multiprocessing.get_context("spawn")  # no copy of the parent's threads
+        self._conn, child = context.Pipe()
+        self._lock = threading.Lock()  # one exchange at a time (the progress line asks too)
+        self.process = context.Process(target=serve, args=(url, child), name="sse-reader")
+        self.process.start()
+        child.close()
+
+    def open(self, paths: list[str], concurrency: int) -> None:
+        self._send(("open", paths, concurrency))
+
+    def slow_clients(self, count: int, path: str, interval: float) -> None:
+        self._send(("slow", count, path, interval))
+
+    def status(self) -> Status:
+        return self._ask(("status",))
+
+    def stop(self) -> Status:
+        final = self._ask(("stop",))
+        self.process.join(30)
+        return final
+
+    def _send(self, command: tuple) -> None:
+        with self._lock:
+            self._conn.send(command)
+
+    def _ask(self, command: tuple) -> Status:
+        with self._lock:
+            self._conn.send(command)
+            return self._conn.recv()
