@@ -16,8 +16,10 @@ from events.settings import settings_or_exit
 
 _settings = settings_or_exit()  # a bad setting: one line naming it, exit status 2
 
-# gevent: an open stream is a greenlet, not a thread.
-worker_class = "gevent"
+# gevent, answering what gunicorn refuses itself as problem+json (api/gunicorn_worker.py).
+worker_class = "api.gunicorn_worker.ProblemWorker"
+# Secrets redacted from whatever of a request gunicorn's log lines quote (api/gunicorn_log.py).
+logger_class = "api.gunicorn_log.RedactingLogger"
 workers = _settings.web_workers
 worker_connections = _settings.web_connections
 loglevel = _settings.log_level.lower()

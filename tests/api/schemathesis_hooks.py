@@ -1,0 +1,50 @@
+"""Schemathesis hooks of the conformance run (`hooks` in schemathesis.toml, loaded by `st run`
+from the repository root): the string formats of openapi.yaml whose valid values no pattern can
+describe, so that a positive (schema-valid) case is also one the server must accept.
+
+- `cursor`: opaque, and only one the server gave is valid (any other is 400). A well-formed
+  cursor is one the server could have given: generated here the way the server encodes them.
+- `secret-key`: a creation's Idempotency-Key must be unguessable, and one key with two bodies
+  is 422 `idempotency-key-reused`: random UUIDs, as a client is told to send.
+
+And the seat tokens: there is no credential to configure, since a token exists only once a game
+does. The spec's links carry each from the response that shows it (`POST /games`, a join) to the
+requests that use it, and `SeatTokens` marks such a token as the case's credential: Schemathesis
+takes any `Authorization` it did not set itself for a random one, and would report a 2xx for it
+as "API accepts invalid authentication". Marked, the `ignored_auth` check does its real work on
+it: the same request without a token, and with a wrong one, must be 401.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+import schemathesis
+from hypothesis import strategies as st
+from schemathesis import AuthContext, Case
+
+from api.cursors import encode_cursor
+
+CURSORS = st.builds(
+    lambda moment, game: encode_cursor((moment, game)),
+    st.datetimes(
+        min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)
+    ),
+    st.uuids(),
+)
+SECRET_KEYS = st.uuids().map(str)
+
+schemathesis.openapi.format("cursor", CURSORS)
+schemathesis.openapi.format("secret-key", SECRET_KEYS)
+
+
+@schemathesis.auth(refresh_interval=None)  # each case's own token, never one cached
+class SeatTokens:
+    def get(self, case: Case, ctx: AuthContext) -> str | None:
+        # The `Authorization` a link put on the case, if any (a random one is 401 anyway).
+        headers = case.headers
+        return headers.get("Authorization") if isinstance(headers, Mapping) else None
+
+    def set(self, case: Case, data: str, ctx: AuthContext) -> None:
+        case.headers["Authorization"] = data
