@@ -145,7 +145,8 @@ class ProblemWorker(GeventWorker):
             self._log_access(req, client, addr, refusal, len(data), started)
         try:
             util.write_nonblock(client, data)
-            _linger(client)
+            if refusal.code != "unavailable":  # a stopping worker does not wait on its clients
+                _linger(client)
         except Exception:
             self.log.debug("the client left before its refusal was sent")
 

@@ -103,6 +103,10 @@ def test_a_move_on_a_table_that_moved_on_is_refused_and_said_in_words(open_page,
     browsing.goto(f"#/games/{game_id}")
     table = TablePage(browsing)
     shown = table.wait_for_table(game_id, seat=0)["version"]
+    table.page.wait_for_function(  # the page has loaded the log too: it reads nothing more
+        "(v) => document.querySelectorAll('#log li').length >= v", arg=shown
+    )
+    shown = table.version()
     moved_to = pass_for(url, game_id, tokens[1])  # the page does not see this
     assert table.version() == shown < moved_to
 
