@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
 
+from domain.budget import Budget
 from domain.cards import Card
 from domain.decider import Command, Event
 
@@ -20,8 +21,14 @@ class Rng(Protocol):
     def randint(self, a: int, b: int) -> int: ...
 
 
-Bot = Callable[[dict[str, Any], Rng], dict[str, Any]]
-"""A bot: (the seat's own view, exactly as the API shows it, a generator) -> an API action dict."""
+class Bot(Protocol):
+    """A bot: (the seat's own view, exactly as the API shows it, a generator, and for a bot that
+    searches, how long it may think) -> an API action dict. Bots that do not search ignore the
+    budget; a searching bot handed none uses its own default number of iterations."""
+
+    def __call__(
+        self, view: dict[str, Any], rng: Rng, budget: Budget | None = None
+    ) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)

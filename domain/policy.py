@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from domain import table as tables
 from domain.actions import command_from_action
+from domain.budget import Budget
 from domain.cards import Card
 from domain.decider import Automatic, Deal, Event
 from domain.game_type import Rng
@@ -106,13 +107,19 @@ class BotMove:
     failure: Exception | None = None
 
 
-def bot_move(table: tables.Table, seat: int, rng: Rng, level: str | None = None) -> BotMove:
+def bot_move(
+    table: tables.Table,
+    seat: int,
+    rng: Rng,
+    level: str | None = None,
+    budget: Budget | None = None,
+) -> BotMove:
     """The bot's move, decided from the seat's own view only (what the API would show it); a
-    human seat timed out gets `level`'s move."""
+    human seat timed out gets `level`'s move. A searching bot thinks within `budget`."""
     view = view_table(table, seat)
     bot = table.game_type.bots[level or table.seats[seat].level or tables.BASIC]
     try:
-        action = bot(view, rng)
+        action = bot(view, rng, budget)
         return BotMove(tables.decide(table, command_from_action(table.game_type, seat, action)))
     except Exception as error:  # noqa: BLE001 - any bot failure falls back, reported
         fallback = action_from_template(view["you"]["legal_actions"][0], rng)

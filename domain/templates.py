@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.budget import Budget
 from domain.decider import IllegalAction
 from domain.game_type import Rng
 
@@ -63,6 +64,6 @@ def seat_templates(view: dict[str, Any]) -> list[dict[str, Any]]:
     return templates
 
 
-def random_bot(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
+def random_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> dict[str, Any]:
     """The "random" level of every game: any legal template, any action built from it."""
     return action_from_template(rng.choice(view["you"]["legal_actions"]), rng)

@@ -17,6 +17,7 @@ class Settings:
     data_dir: str = ".data"
     allow_fixed_deck: bool = False
     log_level: str = "INFO"
+    log_format: str = "text"  # "json": one JSON object per log line
     web_workers: int = 2
     web_connections: int = 0  # per API process (gevent); 0: max_streams + 1000 (docs/streams.md)
     rq_workers: int = 1
@@ -38,6 +39,7 @@ class Settings:
     rate_limit_reads: str = "100/second"  # reads per seat token
     rate_limit_reads_per_address: str = "1000/second"
     max_streams_per_client: int = 20  # open streams per client address and per token; 0: no cap
+    bot_budget_ms: int = 300  # how long a searching bot (level "strong") thinks per move
 
     @property
     def audit_key_path(self) -> str:
@@ -57,6 +59,7 @@ ENVIRONMENT = {
     "DATA_DIR": "data_dir",
     "GAMES_ALLOW_FIXED_DECK": "allow_fixed_deck",
     "LOG_LEVEL": "log_level",
+    "LOG_FORMAT": "log_format",
     "WEB_WORKERS": "web_workers",
     "WEB_CONNECTIONS": "web_connections",
     "RQ_WORKERS": "rq_workers",
@@ -78,6 +81,7 @@ ENVIRONMENT = {
     "RATE_LIMIT_READS": "rate_limit_reads",
     "RATE_LIMIT_READS_PER_ADDRESS": "rate_limit_reads_per_address",
     "MAX_STREAMS_PER_CLIENT": "max_streams_per_client",
+    "BOT_BUDGET_MS": "bot_budget_ms",
 }
 
 
@@ -102,8 +106,13 @@ BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "stream_seat_share": (0, 0.99),
     "trusted_proxies": (0, None),
     "max_streams_per_client": (0, None),
+    "bot_budget_ms": (1, 60_000),
 }
-CHOICES = {"log_level": LOG_LEVELS, "rate_limits": {"on", "off"}}
+CHOICES = {
+    "log_level": LOG_LEVELS,
+    "log_format": {"text", "json"},
+    "rate_limits": {"on", "off"},
+}
 
 
 def _parsed(variable: str, name: str, kind: type, raw: str) -> object:
@@ -139,8 +148,9 @@ def load_settings(environ: Mapping[str, str] = os.environ) -> Settings:
             values[name] = _parsed(variable, name, kinds[name], raw)
     if "log_level" in values:
         values["log_level"] = values["log_level"].upper()
-    if "rate_limits" in values:
-        values["rate_limits"] = values["rate_limits"].lower()
+    for lowered in ("rate_limits", "log_format"):
+        if lowered in values:
+            values[lowered] = values[lowered].lower()
     if not values.get("web_connections"):
         streams = values.get("max_streams", Settings.max_streams)
         values["web_connections"] = streams + CONNECTIONS_BEYOND_STREAMS

@@ -108,9 +108,9 @@ def watched_game(watch: Watch) -> GameType:
     their seat): every bot decision checks a view at no extra cost."""
 
     def watching(bot: Bot) -> Bot:
-        def play(view: dict, rng) -> dict:
+        def play(view: dict, rng, budget=None) -> dict:
             watch.check_view(view, view["you"]["seat"])
-            return bot(view, rng)
+            return bot(view, rng, budget)
 
         return play
 

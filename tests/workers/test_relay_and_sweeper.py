@@ -132,7 +132,7 @@ def test_a_failing_bot_falls_back_to_a_legal_move_instead_of_stalling_the_game(
 
     game_type = get_game_type("trick_and_snipers")
 
-    def broken_bot(view, rng):
+    def broken_bot(view, rng, budget=None):
         raise RuntimeError("a bug in a bot")
 
     def first_legal(view, rng):

@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from domain.budget import Budget
 from domain.cards import Card, cards_json
 from domain.game_type import Rng
 from domain.templates import seat_templates
 from domain.tricks import Play, Trick
 
 
-def basic_bot(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
+def basic_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> dict[str, Any]:
     templates = seat_templates(view)
     template = templates[0]
     cards = [Card.from_json(card) for card in template["cards"]]

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
+from domain.budget import Budget
 from domain.cards import Card, cards_json
 from domain.game_type import Rng
 from domain.poker import hand_strength
@@ -15,7 +16,7 @@ PAIR_WEIGHT = 25  # a card matching one in hand can make a pocket pair: worth mo
 SUIT_WEIGHT = 2
 
 
-def basic_bot(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
+def basic_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> dict[str, Any]:
     templates = seat_templates(view)
     template = templates[0]
     offered = [Card.from_json(card) for card in template["cards"]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.budget import Budget
 from domain.cards import Card, cards_json
 from domain.game_type import Rng
 from domain.games.st_patrick.state import BIG_BITES, SNAKE, bites_of
@@ -11,7 +12,7 @@ from domain.templates import seat_templates
 from domain.tricks import Play, highest_of_led
 
 
-def basic_bot(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
+def basic_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> dict[str, Any]:
     templates = seat_templates(view)
     kind = templates[0]["type"]
     hand = [Card.from_json(card) for card in view["you"]["hand"]]

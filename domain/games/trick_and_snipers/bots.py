@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from domain.budget import Budget
 from domain.cards import Card, cards_json
 from domain.game_type import Rng
 from domain.games.trick_and_snipers.rules import is_snipe
@@ -13,7 +14,7 @@ from domain.templates import seat_templates
 from domain.tricks import Play, highest_of_led
 
 
-def basic_bot(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
+def basic_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> dict[str, Any]:
     template = seat_templates(view)[0]
     cards = [Card.from_json(card) for card in template["cards"]]
     if template["type"] == "pass_cards":
