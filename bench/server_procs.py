@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 import psutil
 
+T = TypeVar("T")
 APP_MARKERS = ("gunicorn", "-m workers")  # the API (master and workers) and the RQ workers
 
 
@@ -43,36 +45,33 @@ def postgres_processes(data_dir: str | None) -> list[psutil.Process]:
     return []
 
 
-def total_rss(procs: Iterable[psutil.Process]) -> int:
-    total = 0
+def _readings(
+    procs: Iterable[psutil.Process], read: Callable[[psutil.Process], T]
+) -> Iterator[tuple[psutil.Process, T]]:
+    """(process, read(process)) for each process still there to be read."""
     for proc in procs:
         try:
-            total += proc.memory_info().rss
+            yield proc, read(proc)
         except psutil.Error:
-            pass
-    return total
+            continue
+
+
+def _rss(proc: psutil.Process) -> int:
+    return proc.memory_info().rss
+
+
+def total_rss(procs: Iterable[psutil.Process]) -> int:
+    return sum(rss for _, rss in _readings(procs, _rss))
 
 
 def rss_by_process(procs: Iterable[psutil.Process]) -> dict[str, int]:
-    shown: dict[str, int] = {}
-    for proc in procs:
-        try:
-            shown[f"{proc.pid} {_cmdline(proc)[-60:]}"] = proc.memory_info().rss
-        except psutil.Error:
-            pass
-    return shown
+    return {f"{proc.pid} {_cmdline(proc)[-60:]}": rss for proc, rss in _readings(procs, _rss)}
 
 
 def cpu_seconds(procs: Iterable[psutil.Process]) -> dict[int, float]:
     """User + system CPU seconds per pid so far (a gone process is left out)."""
-    used: dict[int, float] = {}
-    for proc in procs:
-        try:
-            times = proc.cpu_times()
-        except psutil.Error:
-            continue
-        used[proc.pid] = times.user + times.system
-    return used
+    times = _readings(procs, lambda proc: proc.cpu_times())
+    return {proc.pid: used.user + used.system for proc, used in times}
 
 
 def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:

@@ -1,11 +1,7 @@
 """Schemathesis hooks of the conformance run (`hooks` in schemathesis.toml, loaded by `st run`
 from the repository root): the string formats of openapi.yaml whose valid values no pattern can
-describe, so that a positive (schema-valid) case is also one the server must accept.
-
-- `cursor`: opaque, and only one the server gave is valid (any other is 400). A well-formed
-  cursor is one the server could have given: generated here the way the server encodes them.
-- `secret-key`: a creation's Idempotency-Key must be unguessable, and one key with two bodies
-  is 422 `idempotency-key-reused`: random UUIDs, as a client is told to send.
+describe, so that a positive (schema-valid) case is also one the server must accept
+(tests/api/string_formats.py says how each is generated).
 
 And the seat tokens: there is no credential to configure, since a token exists only once a game
 does. The spec's links carry each from the response that shows it (`POST /games`, a join) to the
@@ -18,22 +14,11 @@ it: the same request without a token, and with a wrong one, must be 401.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
 
 import schemathesis
-from hypothesis import strategies as st
 from schemathesis import AuthContext, Case
 
-from api.cursors import encode_cursor
-
-CURSORS = st.builds(
-    lambda moment, game: encode_cursor((moment, game)),
-    st.datetimes(
-        min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)
-    ),
-    st.uuids(),
-)
-SECRET_KEYS = st.uuids().map(str)
+from tests.api.string_formats import CURSORS, SECRET_KEYS
 
 schemathesis.openapi.format("cursor", CURSORS)
 schemathesis.openapi.format("secret-key", SECRET_KEYS)

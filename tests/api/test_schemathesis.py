@@ -4,14 +4,12 @@ and every check, on a fixed seed so a failure replays."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
 
 import schemathesis
-from hypothesis import strategies as st
 from schemathesis.engine import Status, events
 from schemathesis.specs.openapi import unregister_string_format
 
-from api.cursors import encode_cursor
+from tests.api.string_formats import CURSORS, SECRET_KEYS
 
 SEED = 20_240_601
 MAX_EXAMPLES = 100
@@ -44,21 +42,6 @@ CONFIG = {
         },
     ],
 }
-
-# A cursor is opaque: only one the server gave is valid. Generating valid ones keeps positive
-# cases valid; the schema's length limits still give the negative ones.
-CURSORS = st.builds(
-    lambda moment, game: encode_cursor((moment, game)),
-    st.datetimes(
-        min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)
-    ),
-    st.uuids(),
-)
-
-
-# A creation's Idempotency-Key must be unguessable, which no pattern says: valid ones are UUIDs.
-SECRET_KEYS = st.uuids().map(str)
-
 
 TESTING_PHASES = {"examples", "coverage", "fuzzing", "stateful"}
 

@@ -1,0 +1,26 @@
+"""Valid values of openapi.yaml's string formats that no pattern can describe, for Schemathesis
+(both the in-suite run and the conformance run's hooks): a positive case must be one the
+server accepts.
+
+- `cursor`: opaque, and only one the server gave is valid (any other is 400). A well-formed
+  cursor is one the server could have given: generated the way the server encodes them.
+- `secret-key`: a creation's Idempotency-Key must be unguessable: random UUIDs, as a client is
+  told to send.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hypothesis import strategies as st
+
+from api.cursors import encode_cursor
+
+CURSORS = st.builds(
+    lambda moment, game: encode_cursor((moment, game)),
+    st.datetimes(
+        min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)
+    ),
+    st.uuids(),
+)
+SECRET_KEYS = st.uuids().map(str)
