@@ -12,9 +12,13 @@ from __future__ import annotations
 import gc
 from typing import Any
 
+from api import stream_capacity
 from events.settings import settings_or_exit
 
 _settings = settings_or_exit()  # a bad setting: one line naming it, exit status 2
+# MAX_STREAMS is the server's, whichever worker the kernel hands a stream to: the master maps
+# the counts before it forks, each worker writes its own row (api/stream_capacity.py).
+_stream_counts = stream_capacity.SERVER_COUNTS = stream_capacity.StreamCounts()
 
 # gevent, answering what gunicorn refuses itself as problem+json (api/gunicorn_worker.py).
 worker_class = "api.gunicorn_worker.ProblemWorker"
@@ -28,6 +32,19 @@ keepalive = 5
 # gunicorn >= 23 opens a control socket at one fixed path per user: two servers on one host
 # would share it, and nothing here uses it.
 control_socket_disable = True
+
+
+def pre_fork(server: Any, worker: Any) -> None:
+    worker.stream_row = _stream_counts.assign()
+
+
+def post_fork(server: Any, worker: Any) -> None:
+    _stream_counts.row = worker.stream_row
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """In the master: the streams of a worker that exited (even killed) stop counting."""
+    _stream_counts.forget(worker.stream_row)
 
 
 def post_worker_init(worker: Any) -> None:

@@ -28,7 +28,7 @@ sit down together. One run, in phases of --phase-seconds each, after --warmup-se
      --slow-interval s and never finish their request: POST latency against the phase
      before, and any request that failed or timed out.
 The streams are read by an asyncio client in a process of its own (bench/sse_reader.py).
-With --start the service gets MAX_STREAMS=--max-streams per process and
+With --start the service gets MAX_STREAMS=--max-streams (the server's capacity) and
 MAX_STREAMS_PER_CLIENT=0 (every stream comes from one address). --json writes the figures.
 """
 
@@ -103,7 +103,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     c.add_argument("--phase-seconds", type=float, default=60.0, help="length of each phase")
     c.add_argument("--warmup-seconds", type=float, default=10.0, help="play before phase 1")
     c.add_argument("--open-concurrency", type=int, default=200, help="stream handshakes at once")
-    c.add_argument("--max-streams", type=int, default=6000, help="MAX_STREAMS per process")
+    c.add_argument("--max-streams", type=int, default=11000, help="MAX_STREAMS of the server")
     c.add_argument("--slow-clients", type=int, default=0, help="sockets that never finish")
     c.add_argument("--slow-interval", type=float, default=4.0, help="s between their lines")
     c.add_argument("--keep-log", help="copy the started service's log here at the end")

@@ -26,7 +26,7 @@ class Settings:
     sweep_after_seconds: float = 5.0
     stream_heartbeat_seconds: float = 15.0  # a comment line at least this often
     stream_max_seconds: float = 0.0  # 0: a stream lasts until the game ends
-    max_streams: int = 5000  # open event streams per API process; more: 503 unavailable
+    max_streams: int = 10_000  # open event streams of the server (all API processes); more: 503
     stream_seat_share: float = 0.1  # of max_streams that only seats may take, never spectators
     audit_key_file: str = ""  # Ed25519 key that signs chain heads; "": DATA_DIR/audit-key.pem
     cors_origins: str = "*"  # comma-separated origins a browser may call from; "*": any

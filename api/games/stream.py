@@ -23,6 +23,7 @@ from api.problems import Problem, problem_response
 from api.rendering import iso
 from api.requests import game_uuid, query
 from api.services import services
+from api.stream_capacity import StreamCapacity, server_capacity
 from api.stream_slots import StreamSlots
 from api.stream_tickets import StreamTickets
 from events.postgres.notifications import GameNotifier
@@ -44,28 +45,14 @@ STREAM_QUERY = StreamQuery()
 
 @dataclass
 class StreamHub:
-    """Per API process: the one LISTEN connection, and the slots that cap open streams."""
+    """Per API process: the one LISTEN connection, the caps on open streams (the server's
+    capacity, shared by its processes, and each client's), and the games' feeds."""
 
     notifier: GameNotifier
-    slots: threading.BoundedSemaphore
+    # Spectators may take only part of the capacity: the rest stays for seats (STREAM_SEAT_SHARE).
+    capacity: StreamCapacity
     per_client: StreamSlots
     feeds: Feeds
-    # Spectators may take only part of the slots: the rest stay for seats (STREAM_SEAT_SHARE).
-    spectator_slots: threading.BoundedSemaphore
-
-    def acquire(self, seated: bool) -> bool:
-        if not seated and not self.spectator_slots.acquire(blocking=False):
-            return False
-        if self.slots.acquire(blocking=False):
-            return True
-        if not seated:
-            self.spectator_slots.release()
-        return False
-
-    def release(self, seated: bool) -> None:
-        self.slots.release()
-        if not seated:
-            self.spectator_slots.release()
 
 
 def stream_hub() -> StreamHub:
@@ -75,7 +62,7 @@ def stream_hub() -> StreamHub:
             settings = services().settings
             hub = StreamHub(
                 GameNotifier(settings.database_url),
-                threading.BoundedSemaphore(settings.max_streams),
+                server_capacity(settings.max_streams, _spectator_slots(settings)),
                 StreamSlots(
                     services().redis,  # type: ignore[arg-type]
                     f"{settings.queue_name}-streams",
@@ -83,7 +70,6 @@ def stream_hub() -> StreamHub:
                     settings.stream_heartbeat_seconds,
                 ),
                 Feeds(services().queries, BATCH),
-                threading.BoundedSemaphore(_spectator_slots(settings)),
             )
             current_app.extensions["cardroom_streams"] = hub
         return hub
@@ -111,7 +97,7 @@ def stream_events(game_id: str):
             retry_after=RETRY_SECONDS,
         )
     seated = seat is not None
-    if not hub.acquire(seated):
+    if not hub.capacity.acquire(seated):
         hub.per_client.release(slot, owners)
         response = problem_response(
             503, "unavailable", "this server holds as many streams as it can; retry"
@@ -130,7 +116,7 @@ def stream_events(game_id: str):
         {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Authorization"}
     )
     # Released when the server closes the response, even if the body was never iterated.
-    response.call_on_close(lambda: hub.release(seated))
+    response.call_on_close(lambda: hub.capacity.release(seated))
     response.call_on_close(lambda: hub.per_client.release(slot, owners))
     return response
 
