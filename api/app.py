@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 import redis
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -11,13 +9,16 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from api import docs, game_types, games, health, play
 from api.browsers import install_browser_rules
 from api.chunked_bodies import install_chunked_body_reader
+from api.gunicorn_log import REDACT
 from api.json_provider import SafeJSONProvider
 from api.limits import install_limits
+from api.metrics import CountedCommands, install_metrics
 from api.problems import register_error_handlers
 from api.request_log import install_request_log
 from api.services import Services
+from events import logs
 from events.bootstrap import bootstrap
-from events.settings import LOG_FORMAT, Settings, load_settings
+from events.settings import Settings, load_settings
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -28,14 +29,14 @@ class CardroomFlask(Flask):
 
 def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or load_settings()
-    logging.basicConfig(level=settings.log_level, format=LOG_FORMAT)
+    logs.configure(settings.log_level, settings.log_format, [REDACT])
     app = CardroomFlask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     cardroom = bootstrap(settings)
     app.extensions["cardroom"] = Services(
         settings=settings,
         pool=cardroom.pool,
-        commands=cardroom.commands,
+        commands=CountedCommands(cardroom.commands),  # type: ignore[arg-type]
         automation=cardroom.automation,
         queries=cardroom.queries,
         signer=cardroom.signer,
@@ -50,4 +51,5 @@ def create_app(settings: Settings | None = None) -> Flask:
     if settings.trusted_proxies:  # the client's address, as the proxies in front saw it
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
     install_request_log(app)
+    install_metrics(app)  # not rate-limited: registered after install_limits tagged the views
     return app

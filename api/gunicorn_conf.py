@@ -9,13 +9,39 @@ does before it imports the app. docs/streams.md has the measurements behind the 
 
 from __future__ import annotations
 
+import atexit
 import gc
+import os
+import shutil
+import tempfile
 from typing import Any
 
 from api import stream_capacity
 from events.settings import settings_or_exit
 
 _settings = settings_or_exit()  # a bad setting: one line naming it, exit status 2
+
+
+def _metrics_directory() -> None:
+    """Every worker writes its metrics to files in one directory, so GET /metrics adds up all
+    workers (events/metrics.py). `make run` and Docker name one that they share with the RQ
+    workers; otherwise this server makes its own, removed when the master exits. Set before
+    anything imports prometheus_client: it picks its mode then."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+        return
+    made = tempfile.mkdtemp(prefix="cardroom-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = made
+    master = os.getpid()
+
+    def remove() -> None:
+        if os.getpid() == master:  # not in a worker, which inherits atexit's list
+            shutil.rmtree(made, ignore_errors=True)
+
+    atexit.register(remove)
+
+
+_metrics_directory()
 # MAX_STREAMS is the server's, whichever worker the kernel hands a stream to: the master maps
 # the counts before it forks, each worker writes its own row (api/stream_capacity.py).
 _stream_counts = stream_capacity.SERVER_COUNTS = stream_capacity.StreamCounts()
@@ -43,8 +69,14 @@ def post_fork(server: Any, worker: Any) -> None:
 
 
 def child_exit(server: Any, worker: Any) -> None:
-    """In the master: the streams of a worker that exited (even killed) stop counting."""
+    """In the master: the streams of a worker that exited (even killed) stop counting, and so
+    do its live gauges (its counters and histograms stay in the sums, as they should)."""
     _stream_counts.forget(worker.stream_row)
+    from prometheus_client import multiprocess
+
+    from events.metrics import process_id
+
+    multiprocess.mark_process_dead(process_id(worker.pid))
 
 
 def post_worker_init(worker: Any) -> None:

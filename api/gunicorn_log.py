@@ -1,10 +1,12 @@
 """gunicorn's logger (`logger_class` in api/gunicorn_conf.py), with every line it writes, error
-log and access log alike, passed through `redact_secrets` first.
+log and access log alike, passed through `redact_secrets` first; with LOG_FORMAT=json, written
+as one JSON object per line like the app's own (events/logs.py), with the request's context.
 
 gunicorn quotes what the client sent in a few lines of its own: the raw head of a request cut
 short (at DEBUG), the method and target of a request that failed (with its query string, which
 may hold `?access_token=`), and, when an access log is turned on, every request line. The
-master process imports this module, so it imports only logging and gunicorn's own logger.
+master process imports this module, so it imports only logging, gunicorn's own logger and the
+stdlib-only modules below.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 from gunicorn.glogging import Logger
 
 from api.redaction import redact_secrets
+from events import logs
+from events.settings import load_settings
 
 _TRACEBACKS = logging.Formatter()
 
@@ -29,17 +33,21 @@ class RedactSecrets(logging.Filter):
             record.exc_text = _TRACEBACKS.formatException(record.exc_info)
         if record.exc_text:
             record.exc_text = redact_secrets(record.exc_text)
+            record.exc_info = None  # or a formatter would render the traceback again, unredacted
         if record.stack_info:
             record.stack_info = redact_secrets(record.stack_info)
         return True
 
 
-_REDACT = RedactSecrets()
+REDACT = RedactSecrets()
 
 
 class RedactingLogger(Logger):
     def setup(self, cfg: Any) -> None:
         super().setup(cfg)
         # addFilter adds a filter once, however often a configuration reload runs setup.
-        self.error_log.addFilter(_REDACT)
-        self.access_log.addFilter(_REDACT)
+        self.error_log.addFilter(REDACT)
+        self.access_log.addFilter(REDACT)
+        if load_settings().log_format == "json":
+            for handler in (*self.error_log.handlers, *self.access_log.handlers):
+                logs.dress(handler, "json")

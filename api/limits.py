@@ -17,6 +17,7 @@ from collections.abc import Callable
 from flask import Flask, current_app, request
 from flask_limiter import Limiter
 
+from events import metrics
 from events.settings import Settings
 
 LIMITED = "_cardroom_limited"  # the kind of limit a view is tagged with
@@ -90,7 +91,14 @@ def _limits(limiter: Limiter, settings: Settings, kind: str) -> Callable:
         lambda: per_token if _has_token() else per_address,
         key_func=lambda: token_key() if _has_token() else client_address(),
         scope=kind,
-    )
+        on_breach=lambda _: _count_breach(f"{kind}-per-token" if _has_token() else
+                                          f"{kind}-per-address"),
+    )  # fmt: skip
+
+
+def _count_breach(limit: str) -> None:
+    """A 429 of this limit, for /metrics (`cardroom_rate_limited_total{limit=...}`)."""
+    metrics.RATE_LIMITED.labels(limit).inc()
 
 
 def _chain(*decorators: Callable) -> Callable:
@@ -119,10 +127,10 @@ def _creation_limits(limiter: Limiter, settings: Settings) -> Callable:
     have a smaller quota of their own."""
     return _chain(
         limiter.limit(settings.rate_limit_create, key_func=client_address, scope="create",
-                      deduct_when=_created),
+                      deduct_when=_created, on_breach=lambda _: _count_breach("create")),
         limiter.limit(settings.rate_limit_create_bots, key_func=client_address,
                       scope="create-bots", exempt_when=lambda: not _bot_only_table(),
-                      deduct_when=_created),
+                      deduct_when=_created, on_breach=lambda _: _count_breach("create-bots")),
     )  # fmt: skip
 
 

@@ -16,6 +16,7 @@ import time
 from embedded.common import log
 from embedded.procs import StopSignal, exit_code, spawn, terminate
 from embedded.services import Services, ensure_services
+from events.metrics import fresh_directory
 from events.settings import Settings, settings_or_exit
 
 HOST = "127.0.0.1"
@@ -61,6 +62,9 @@ def _migrate(env: dict[str, str]) -> None:
 
 def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
     env = dict(os.environ, DATABASE_URL=services.database_url, REDIS_URL=services.redis_url)
+    # One metrics directory for the API and the workers (GET /metrics sums it), emptied first.
+    metrics = env.get("PROMETHEUS_MULTIPROC_DIR") or os.path.join(settings.data_dir, "metrics")
+    env["PROMETHEUS_MULTIPROC_DIR"] = fresh_directory(metrics)
     env.setdefault("PYTHONUNBUFFERED", "1")
     raise_open_files_limit()
     _migrate(env)

@@ -40,13 +40,12 @@ class Settings:
     rate_limit_reads_per_address: str = "1000/second"
     max_streams_per_client: int = 20  # open streams per client address and per token; 0: no cap
     bot_budget_ms: int = 300  # how long a searching bot (level "strong") thinks per move
+    metrics_token: str = ""  # "": GET /metrics is open; else it wants this bearer token
 
     @property
     def audit_key_path(self) -> str:
         return self.audit_key_file or os.path.join(self.data_dir, "audit-key.pem")
 
-
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 # Connections of an API process beyond its streams, so requests are always served.
 CONNECTIONS_BEYOND_STREAMS = 1000
@@ -82,6 +81,7 @@ ENVIRONMENT = {
     "RATE_LIMIT_READS_PER_ADDRESS": "rate_limit_reads_per_address",
     "MAX_STREAMS_PER_CLIENT": "max_streams_per_client",
     "BOT_BUDGET_MS": "bot_budget_ms",
+    "METRICS_TOKEN": "metrics_token",
 }
 
 

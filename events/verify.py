@@ -3,20 +3,30 @@
 No server and no database: the file, the chain rule, the key and the domain's rules are enough.
 Prints one line per check and exits 0 when every check passes, 1 otherwise, 2 on bad usage.
 docs/audit.md says what each check proves, and what an unanchored chain does not.
+
+`python -m events.verify --database [URL]`: the operator's integrity check. Walks every game in
+the database (URL, else DATABASE_URL) and recomputes its hash chain and head; prints a BREAK line
+per broken game with the first version that fails, progress on stderr, and exits 1 on any break.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from domain.codec import canonical_json
 from events.audit import check_deals, check_log
-from events.chain import GENESIS
-from events.export import FORMAT, derived_header, seats_of
+from events.chain import GENESIS, check_chain
+from events.export import FORMAT, derived_header, event_record, seats_of
 from events.export_file import Export, Refused, parse
 from events.signing import key_id, public_key_from, signature_is_valid
+
+if TYPE_CHECKING:  # the offline check imports no database driver
+    from events.postgres.audit_reads import ChainedGame
 
 Say = Callable[[str], None]
 
@@ -137,6 +147,50 @@ def read_key(where: str) -> bytes:
         return file.read()
 
 
+def chain_break(game: ChainedGame) -> str | None:
+    """Why one stored game's chain does not hold (naming the first bad version), or None."""
+    records = [event_record(event) for event in game.events]
+    checked = check_chain(game.stream.chain_format, str(game.game_id), records)
+    if not checked.ok:
+        return f"at version {checked.first_bad_version}: an event's data, link or hash"
+    stream = game.stream
+    if stream.version != len(records):
+        return f"at version {len(records) + 1}: the game says version {stream.version}," \
+            f" its log holds {len(records)} events"  # fmt: skip
+    if stream.head_hash != checked.head:
+        return f"at version {stream.version}: the stored head is not the last event's hash"
+    return None
+
+
+def check_database(url: str, say: Say = print, progress: Say | None = None) -> int:
+    """Walks every game's chain; returns how many are broken."""
+    import psycopg
+
+    from events.postgres.audit_reads import chained_games, count_games
+
+    progress = progress or (lambda line: print(line, file=sys.stderr, flush=True))
+    broken = checked = events = 0
+    with psycopg.connect(url, autocommit=True) as conn:  # a transaction per batch
+        total = count_games(conn)
+        progress(f"checking the chains of {total} games")
+        shown = time.monotonic()
+        for game in chained_games(conn):
+            why = chain_break(game)
+            if why is not None:
+                broken += 1
+                say(f"BREAK game {game.game_id} {why}")
+            checked += 1
+            events += len(game.events)
+            if time.monotonic() - shown >= 2:
+                shown = time.monotonic()
+                progress(f"{checked}/{total} games checked, {broken} broken")
+    if broken:
+        say(f"BROKEN: {broken} of {checked} games ({events} events checked)")
+    else:
+        say(f"OK: {checked} games, {events} events, every chain holds")
+    return broken
+
+
 def arguments() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m events.verify",
@@ -146,7 +200,15 @@ def arguments() -> argparse.ArgumentParser:
             " head obtained elsewhere, the anchor. Exit status 0: verified; 1: not; 2: usage."
         ),
     )
-    parser.add_argument("export", help="the NDJSON file from GET /games/{id}/export")
+    parser.add_argument("export", nargs="?", help="the NDJSON file from GET /games/{id}/export")
+    parser.add_argument(
+        "--database",
+        nargs="?",
+        const="",
+        metavar="URL",
+        help="instead of an export: walk every game's hash chain in this Postgres database"
+        " (default: DATABASE_URL); exit status 1 on any break",
+    )
     parser.add_argument(
         "--key",
         help="the server's public key: a file (PEM, base64, or the JSON of GET /audit-key)"
@@ -162,7 +224,14 @@ def arguments() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    options = arguments().parse_args(argv)
+    parser = arguments()
+    options = parser.parse_args(argv)
+    if options.database is not None:
+        if options.export or options.key or options.expect_head:
+            parser.error("--database checks the database alone: no export, --key or --expect-head")
+        return _main_database(parser, options.database or os.environ.get("DATABASE_URL", ""))
+    if options.export is None:
+        parser.error("give an export file, or --database")
     try:
         with open(options.export, "rb") as file:
             raw = file.read()
@@ -174,6 +243,18 @@ def main(argv: list[str]) -> int:
     ok = verify_bytes(raw, key=key, expect_head=options.expect_head)
     print("VERIFIED" if ok else "NOT VERIFIED")
     return 0 if ok else 1
+
+
+def _main_database(parser: argparse.ArgumentParser, url: str) -> int:
+    if not url:
+        parser.error("--database needs a URL, or DATABASE_URL set")
+    import psycopg
+
+    try:
+        return 1 if check_database(url) else 0
+    except psycopg.OperationalError as error:
+        print(f"cannot read the database: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@ turn timers.
 
 `--jobs-only` runs just the RQ worker, to add job capacity beside a full one.
 SimpleWorker runs jobs in this process: forking per job would cost a new database pool
-(and several milliseconds) for every bot move.
+(and several milliseconds) for every bot move. Every worker beats a heartbeat in Redis
+(events/heartbeats.py) that GET /readyz reports.
 """
 
 from __future__ import annotations
@@ -15,10 +16,40 @@ import threading
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from events.settings import LOG_FORMAT
+from events import heartbeats, logs
 from workers import context
 from workers.relay import relay_forever, sweep_forever
 from workers.timers import fire_forever
+
+log = logging.getLogger("cardroom.worker")
+
+
+class ContextWorker(SimpleWorker):
+    """Every line logged while a job runs, RQ's own included, names the job, game and version
+    (a job's arguments: game id, version, work)."""
+
+    def execute_job(self, job, queue):
+        game_id, version = (list(job.args) + [None, None])[:2]
+        logs.bind(job_id=job.id, game_id=game_id, version=version)
+        try:
+            super().execute_job(job, queue)
+        finally:
+            logs.clear()
+
+
+def beat_forever(stop: threading.Event, who: str) -> None:
+    settings = context.settings()
+    while True:
+        try:
+            heartbeats.beat(context.redis_connection(), settings.queue_name, who)
+        except Exception:
+            log.warning("heartbeat failed; retrying", exc_info=True)
+        if stop.wait(heartbeats.BEAT_SECONDS):
+            break
+    try:
+        heartbeats.stop(context.redis_connection(), settings.queue_name, who)
+    except Exception:
+        pass  # it goes silent by itself
 
 
 def main() -> None:
@@ -26,19 +57,23 @@ def main() -> None:
     parser.add_argument("--jobs-only", action="store_true", help="no relay, no sweeper")
     args = parser.parse_args()
     settings = context.settings()
-    logging.basicConfig(level=settings.log_level, format=LOG_FORMAT)
+    logs.configure(settings.log_level, settings.log_format)
     stop = threading.Event()
     if not args.jobs_only:
         threading.Thread(target=relay_forever, args=(stop,), daemon=True, name="relay").start()
         threading.Thread(target=sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
         threading.Thread(target=fire_forever, args=(stop,), daemon=True, name="timers").start()
-    worker = SimpleWorker(
+    who = heartbeats.member(full=not args.jobs_only)
+    beating = threading.Thread(target=beat_forever, args=(stop, who), daemon=True, name="beat")
+    beating.start()
+    worker = ContextWorker(
         context.queues(), connection=context.redis_connection(), serializer=JSONSerializer
     )
     try:
         worker.work(logging_level=settings.log_level)
     finally:
         stop.set()
+        beating.join(timeout=2)
 
 
 if __name__ == "__main__":

@@ -1,16 +1,45 @@
 """RQ job functions. Arguments are ids only (the game, the version that queued the work, the
 work's outbox kind); every job reloads the game and is idempotent: it acts only if the game is
-still at that version and still waits for that work (events/commands.py `run_work`)."""
+still at that version and still waits for that work (events/commands.py `run_work`).
+
+Each job is counted (events/metrics.py): its outcome, a failure, and for work done, the time
+from the commit that made it due (its outbox row) to now, on the database's clock.
+"""
 
 from __future__ import annotations
 
+import logging
 from uuid import UUID
 
-from events import outbox
+from events import metrics, outbox
+from events.postgres import outbox as outbox_rows
 from workers import context
+
+log = logging.getLogger("cardroom.jobs")
 
 
 def run_work(game_id: str, version: int, kind: str) -> str:
     """A bot's turn or automatic work; "done", or "stale" when the game has moved on."""
+    label = metrics.job_kind(kind)
     work = outbox.decode(kind)
-    return context.cardroom().automation.run_work(UUID(game_id), version, work)
+    cardroom = context.cardroom()
+    try:
+        outcome = cardroom.automation.run_work(UUID(game_id), version, work)
+    except Exception:
+        metrics.JOB_FAILURES.labels(label).inc()
+        raise
+    metrics.JOBS.labels(label, outcome).inc()
+    if outcome == "done":
+        _observe_latency(cardroom, UUID(game_id), version, kind, label)
+    return outcome
+
+
+def _observe_latency(cardroom, game_id: UUID, version: int, kind: str, label: str) -> None:
+    try:
+        with cardroom.pool.connection() as conn:
+            seconds = outbox_rows.age(conn, game_id, version, kind)
+    except Exception:  # a measurement never fails the job it measures
+        log.warning("could not read the job's outbox row", exc_info=True)
+        return
+    if seconds is not None:
+        metrics.JOB_SECONDS.labels(label).observe(max(0.0, seconds))

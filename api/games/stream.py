@@ -26,6 +26,7 @@ from api.services import services
 from api.stream_capacity import StreamCapacity, server_capacity
 from api.stream_slots import StreamSlots
 from api.stream_tickets import StreamTickets
+from events import metrics
 from events.postgres.notifications import GameNotifier
 
 MAX_VERSION = 2**31 - 1
@@ -91,6 +92,7 @@ def stream_events(game_id: str):
         owners.append(f"seat-{game}-{seat}")
     slot = hub.per_client.acquire(owners)
     if slot is None:
+        metrics.RATE_LIMITED.labels("streams-per-client").inc()
         raise Problem(
             "rate-limited",
             f"{svc.settings.max_streams_per_client} streams are open for this client already",

@@ -14,6 +14,7 @@ from uuid import UUID
 
 import psycopg
 from psycopg import IsolationLevel
+from psycopg.rows import tuple_row
 
 from events.postgres import snapshots, store
 from events.postgres.store import StoredEvent
@@ -57,3 +58,44 @@ def read_game_log(conn: psycopg.Connection, game_id: UUID, with_snapshot: bool =
         events = store.read_stream(conn, game_id)
         snapshot = snapshots.load_snapshot(conn, game_id) if with_snapshot else None
     return GameLog(stream, events, snapshot)
+
+
+@dataclass(frozen=True)
+class ChainedGame:
+    """What the integrity check needs of one game: its stream row and every event."""
+
+    game_id: UUID
+    stream: StreamRow
+    events: list[StoredEvent]
+
+
+def count_games(conn: psycopg.Connection) -> int:
+    row = conn.cursor(row_factory=tuple_row).execute("SELECT count(*) FROM streams").fetchone()
+    return 0 if row is None else row[0]
+
+
+def chained_games(conn: psycopg.Connection, batch: int = 200) -> Iterator[ChainedGame]:
+    """Every game with its events, in game id order, `batch` games per REPEATABLE READ
+    transaction (one snapshot per batch: a game's row and events agree, and no transaction
+    stays open for the whole walk)."""
+    after = UUID(int=0)
+    while True:
+        with _consistent(conn):
+            cur = conn.cursor(row_factory=tuple_row)
+            rows = cur.execute(
+                "SELECT game_id, version, head_hash, chain_format, head_signature FROM streams"
+                " WHERE game_id > %s ORDER BY game_id LIMIT %s",
+                (after, batch),
+            ).fetchall()
+            if not rows:
+                return
+            events: dict[UUID, list[StoredEvent]] = {row[0]: [] for row in rows}
+            for row in cur.execute(
+                f"SELECT {store.EVENT_COLUMNS} FROM events WHERE game_id = ANY(%s)"
+                " ORDER BY game_id, version",
+                ([row[0] for row in rows],),
+            ):
+                events[row[0]].append(store.event_from_row(row))
+        for game_id, *stream in rows:
+            yield ChainedGame(game_id, StreamRow(*stream), events[game_id])
+        after = rows[-1][0]

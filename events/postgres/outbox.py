@@ -8,7 +8,7 @@ from datetime import datetime
 from uuid import UUID
 
 import psycopg
-from psycopg.rows import class_row
+from psycopg.rows import class_row, tuple_row
 
 from events.outbox import Work, decode, encode
 
@@ -103,3 +103,36 @@ def purge_done(conn: psycopg.Connection, older_than_seconds: float) -> int:
         (older_than_seconds,),
     )
     return cur.rowcount
+
+
+def lag(conn: psycopg.Connection) -> tuple[float, int]:
+    """(Seconds since the oldest unfinished row was written, 0 for none; unfinished rows),
+    read through the two partial indexes (pending, and enqueued but not done)."""
+    row = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "SELECT coalesce(extract(epoch FROM now() - least(p.oldest, e.oldest)), 0)::float8,"
+            " p.n + e.n FROM"
+            " (SELECT min(created_at) AS oldest, count(*) AS n FROM outbox"
+            "  WHERE enqueued_at IS NULL AND done_at IS NULL) p,"
+            " (SELECT min(created_at) AS oldest, count(*) AS n FROM outbox"
+            "  WHERE enqueued_at IS NOT NULL AND done_at IS NULL) e"
+        )
+        .fetchone()
+    )
+    assert row is not None
+    return row[0], row[1]
+
+
+def age(conn: psycopg.Connection, game_id: UUID, version: int, kind: str) -> float | None:
+    """Seconds since the row was written, by the database's clock; None if there is none."""
+    row = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "SELECT extract(epoch FROM clock_timestamp() - created_at)::float8 FROM outbox"
+            " WHERE game_id = %s AND version = %s AND kind = %s",
+            (game_id, version, kind),
+        )
+        .fetchone()
+    )
+    return None if row is None else row[0]
