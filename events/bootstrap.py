@@ -4,12 +4,14 @@ command service and the queries, the same way for the API and the workers."""
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
 from functools import partial
 
 from psycopg_pool import ConnectionPool
 
-from events.automation import Automation
+from domain.budget import Deadline
+from events.automation import BOT_SEED_PURPOSE, Automation
 from events.commands import Commands
 from events.committing import Committer
 from events.postgres.db import make_pool
@@ -47,6 +49,12 @@ def bootstrap(settings: Settings, pool_size: int | None = None) -> Cardroom:
         committer=committer,
         new_token=new_token,
     )
-    automation = Automation(units, committer)
+    seconds = settings.bot_budget_ms / 1000
+    automation = Automation(
+        units,
+        committer,
+        bot_secret=signer.derived_secret(BOT_SEED_PURPOSE),
+        bot_budget=lambda: Deadline(time.monotonic, seconds),  # the domain reads no clock
+    )
     queries = Queries(pool, repository)
     return Cardroom(settings, pool, commands, automation, queries, signer)

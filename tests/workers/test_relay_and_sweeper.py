@@ -11,7 +11,6 @@ from domain import table as tables
 from domain.games import get_game_type
 from domain.table_view import view_table
 from domain.templates import action_from_template, random_bot
-from events.automation import bot_rng
 from tests.workers import in_process
 from tests.workers.in_process import loaded, run_jobs
 from workers.relay import relay_pending, sweep_stale
@@ -54,7 +53,8 @@ def expected_pass(ctx, game_id: uuid.UUID, seat: int, version: int, bot) -> list
     """What `bot` passes for `seat` when its job runs with the game at `version - 1`: from that
     seat's view, with the generator seeded by the turn."""
     table = ctx.cardroom().queries.table_at(game_id, version - 1)
-    action = bot(view_table(table, seat), bot_rng(game_id, version - 1, seat))
+    rng = ctx.cardroom().automation.turn_rng(game_id, version - 1, seat)
+    action = bot(view_table(table, seat), rng)
     return action["cards"]
 
 

@@ -8,6 +8,7 @@ from domain.games.ouroboros_trick import view as views  # keeps the submodule na
 from domain.games.ouroboros_trick.bots import basic_bot
 from domain.games.ouroboros_trick.events import EVENT_TYPES, Discard
 from domain.games.ouroboros_trick.state import TOP_RANK, State, deck_for, initial_state, to_act
+from domain.games.ouroboros_trick.strong import strong_bot
 from domain.options import check_first_leader
 from domain.tricks import PlayCard
 
@@ -26,7 +27,7 @@ GAME = build_game(
     rules=rules,
     views=views,
     to_act=to_act,
-    bots={"basic": basic_bot},
+    bots={"basic": basic_bot, "strong": strong_bot},
 )
 
 __all__ = ["GAME"]

@@ -19,6 +19,7 @@ from domain.games.saint_poker.state import (
     initial_state,
     to_act,
 )
+from domain.games.saint_poker.strong import strong_bot
 
 GAME = build_game(
     id="saint_poker",
@@ -38,7 +39,7 @@ GAME = build_game(
     rules=rules,
     views=views,
     to_act=to_act,
-    bots={"basic": basic_bot},
+    bots={"basic": basic_bot, "strong": strong_bot},
     automatic=automatic,
 )
 

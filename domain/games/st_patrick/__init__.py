@@ -20,6 +20,7 @@ from domain.games.st_patrick.state import (
     initial_state,
     to_act,
 )
+from domain.games.st_patrick.strong import strong_bot
 from domain.tricks import PlayCard
 
 
@@ -55,7 +56,7 @@ GAME = build_game(
     rules=rules,
     views=views,
     to_act=to_act,
-    bots={"basic": basic_bot},
+    bots={"basic": basic_bot, "strong": strong_bot},
     automatic=automatic,
 )
 

@@ -14,6 +14,7 @@ from domain.games.trick_and_snipers.state import (
     initial_state,
     to_act,
 )
+from domain.games.trick_and_snipers.strong import strong_bot
 from domain.options import check_first_leader
 from domain.tricks import PlayCard
 
@@ -32,7 +33,7 @@ GAME = build_game(
     rules=rules,
     views=views,
     to_act=to_act,
-    bots={"basic": basic_bot},
+    bots={"basic": basic_bot, "strong": strong_bot},
 )
 
 __all__ = ["GAME"]

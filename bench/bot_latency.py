@@ -1,0 +1,112 @@
+"""How long a bot's move takes on the workers, seen through the API: tables of bots only, each
+move timed from the event before it (the commit that queued the turn) to the bot's own event,
+on the database's clock (`recorded_at`). That is relay, queue, load, the bot's thinking (a
+strong bot thinks for BOT_BUDGET_MS) and the commit.
+
+    DATABASE_URL=... REDIS_URL=... .venv/bin/python bench/bot_latency.py --level strong --games 3
+
+Migrates the database it is given (use a scratch one) and starts one worker process of its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import datetime
+from pathlib import Path
+
+from api import create_app
+from events.postgres.migrate import apply_migrations
+from events.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYERS = {"trick_and_snipers": 4, "st_patrick": 4, "ouroboros_trick": 4, "saint_poker": 4}
+CHOICES = {"CardPlayed", "CardsPassed", "RelicsTaken", "RelicsDeclined", "PassCountSet",
+           "CardsDiscarded", "RiverCardCommitted", "RevealChosen", "CardPickedUp"}  # fmt: skip
+# Choices every seat makes at once (G3): with one worker their jobs queue behind each other, so
+# their delay includes the other bots' thinking; reported apart.
+SIMULTANEOUS = {"CardsPassed", "RiverCardCommitted", "RevealChosen"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--level", default="strong")
+    parser.add_argument("--games", type=int, default=3, help="games per game type")
+    parser.add_argument("--budget-ms", type=int, default=300)
+    parser.add_argument("--types", default=",".join(PLAYERS))
+    args = parser.parse_args()
+    keys = Path(tempfile.mkdtemp()) / "audit-key.pem"
+    queue = f"bot-latency-{uuid.uuid4().hex[:8]}"
+    settings = Settings(
+        audit_key_file=str(keys),
+        database_url=os.environ["DATABASE_URL"],
+        redis_url=os.environ["REDIS_URL"],
+        queue_name=queue,
+        log_level="WARNING",
+    )
+    apply_migrations(settings.database_url)
+    client = create_app(settings).test_client()
+    env = {**os.environ, "RQ_QUEUE": queue, "AUDIT_KEY_FILE": str(keys),
+           "BOT_BUDGET_MS": str(args.budget_ms), "LOG_LEVEL": "WARNING"}  # fmt: skip
+    worker = subprocess.Popen([sys.executable, "-m", "workers"], cwd=ROOT, env=env)
+    try:
+        for game_type in args.types.split(","):
+            moves = [m for _ in range(args.games) for m in play(client, game_type, args.level)]
+            turns = [ms for kind, ms in moves if kind not in SIMULTANEOUS]
+            report(game_type, "turns", args.level, args.budget_ms, turns)
+            report(game_type, "all", args.level, args.budget_ms, [ms for _, ms in moves])
+    finally:
+        worker.terminate()
+        worker.wait(timeout=10)
+
+
+def play(client, game_type: str, level: str) -> list[tuple[str, float]]:
+    """Each bot move of one game of bots at `level`: (event type, milliseconds)."""
+    seats = [{"kind": "bot", "level": level}] * PLAYERS[game_type]
+    created = client.post(
+        "/games", json={"type": game_type, "seats": seats, "options": {}}
+    ).get_json()
+    game_id = created["id"]
+    deadline = time.monotonic() + 600
+    while client.get(f"/games/{game_id}").get_json()["status"] != "finished":
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{game_type} game {game_id} did not finish")
+        time.sleep(0.2)
+    log: list[dict] = []
+    while page := client.get(f"/games/{game_id}/events?limit=1000&after={len(log)}").get_json()[
+        "events"
+    ]:
+        log.extend(page)
+    delays = []
+    for before, event in zip(log, log[1:], strict=False):
+        if event["type"] in CHOICES and before["version"] == event["version"] - 1:
+            seconds = _at(event) - _at(before)
+            if before["type"] not in CHOICES or before["data"].get("seat") != event["data"].get(
+                "seat"
+            ):
+                delays.append((event["type"], seconds * 1000))
+    return delays
+
+
+def _at(event: dict) -> float:
+    return datetime.fromisoformat(event["recorded_at"].replace("Z", "+00:00")).timestamp()
+
+
+def report(game_type: str, which: str, level: str, budget: int, delays: list[float]) -> None:
+    if not delays:
+        return
+    ordered = sorted(delays)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    p50 = statistics.median(ordered)
+    print(f"{game_type:18} {which:5} level={level} budget={budget}ms moves={len(ordered)} "
+          f"p50={p50:.0f}ms p95={p95:.0f}ms max={ordered[-1]:.0f}ms")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

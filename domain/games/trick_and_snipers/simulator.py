@@ -1,0 +1,125 @@
+"""A compact Trick & Snipers game for playouts: mutable lists of cards, no events, no views.
+Every seat plays as the basic bot would (`bots.choose_play`), from the full state it is given.
+The rules are the game's own (T3-T6), restated for speed; tests play it beside the real game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.cards import Card
+from domain.games.trick_and_snipers.bots import choose_pass, choose_play
+from domain.games.trick_and_snipers.state import (
+    PASS_COUNT,
+    POINT_RANK,
+    POINTS_TO_WIN,
+    SNIPE_TOTAL,
+    SUITS,
+)
+from domain.tricks import Play
+
+
+@dataclass(slots=True)
+class Sim:
+    players: int
+    hands: list[list[Card]]
+    leader: int
+    points: list[int]
+    tricks: list[int]
+    trick: list[Play]
+    last_sniper: int | None = None
+
+    def copy(self) -> Sim:
+        return Sim(
+            self.players,
+            [list(hand) for hand in self.hands],
+            self.leader,
+            list(self.points),
+            list(self.tricks),
+            list(self.trick),
+            self.last_sniper,
+        )
+
+    def to_play(self) -> int:
+        return (self.leader + len(self.trick)) % self.players
+
+    def playable(self, seat: int) -> list[Card]:
+        hand = self.hands[seat]
+        if not self.trick:
+            return list(hand)
+        led = self.trick[0].card.suit
+        return [card for card in hand if card.suit == led] or list(hand)
+
+    def winning(self) -> Play | None:
+        if not self.trick:
+            return None
+        led = self.trick[0].card.suit
+        best = self.trick[0]
+        for play in self.trick[1:]:
+            if play.card.suit == led and play.card.rank > best.card.rank:
+                best = play
+        return best
+
+    def play(self, seat: int, card: Card) -> tuple[int, ...] | None:
+        """Plays the card; the winners once the game is over (T6), else None."""
+        winning = self.winning()
+        if (
+            winning is not None
+            and card.suit != self.trick[0].card.suit
+            and card.rank + winning.card.rank == SNIPE_TOTAL
+        ):
+            self.last_sniper = seat  # T4
+        self.hands[seat].remove(card)
+        self.trick.append(Play(seat, card))
+        if len(self.trick) < self.players:
+            return None
+        return self._trick_done()
+
+    def _trick_done(self) -> tuple[int, ...] | None:
+        winner = self.winning()
+        assert winner is not None
+        point_to = self.last_sniper  # T5
+        if point_to is None and any(play.card.rank == POINT_RANK for play in self.trick):
+            point_to = winner.seat
+        self.tricks[winner.seat] += 1
+        self.leader, self.trick, self.last_sniper = winner.seat, [], None
+        if point_to is not None:
+            self.points[point_to] += 1
+            if self.points[point_to] >= POINTS_TO_WIN:
+                return (point_to,)
+        if any(self.hands):
+            return None
+        keys = list(zip(self.points, self.tricks, strict=True))
+        return tuple(seat for seat, key in enumerate(keys) if key == max(keys))
+
+    def finish(self) -> tuple[int, ...]:
+        """Plays the game out, every seat as the basic bot."""
+        while True:
+            seat = self.to_play()
+            playable = self.playable(seat)
+            last = len(self.trick) == self.players - 1
+            card = (
+                playable[0]
+                if len(playable) == 1
+                else choose_play(tuple(self.trick), playable, last)
+            )
+            winners = self.play(seat, card)
+            if winners is not None:
+                return winners
+
+
+def shown(cards: list[Card]) -> list[Card]:
+    """Sorted as a view shows a hand: the basic bot breaks its ties by that order."""
+    return sorted(cards, key=lambda card: (SUITS.index(card.suit), card.rank))
+
+
+def pass_all(hands: list[list[Card]], chosen: dict[int, list[Card]]) -> list[list[Card]]:
+    """T2: every seat passes 4 cards to its left; seats not in `chosen` pass as the basic bot."""
+    n = len(hands)
+    passes = [chosen.get(s) or choose_pass(shown(hands[s]), PASS_COUNT) for s in range(n)]
+    kept = [[c for c in hands[s] if c not in passes[s]] for s in range(n)]
+    return [shown(kept[s] + list(passes[(s - 1) % n])) for s in range(n)]
+
+
+def share(winners: tuple[int, ...], seat: int) -> float:
+    """The seat's share of the victory."""
+    return 1.0 / len(winners) if seat in winners else 0.0
