@@ -6,12 +6,13 @@ picks the random first leaders and drives the bots, so a seed reproduces a game 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from domain import policy
 from domain import table as tables
+from domain.budget import Budget
 from domain.cards import Card
 from domain.decider import Event
 from domain.game_type import GameType, Rng
@@ -51,9 +52,16 @@ def bot_table(
     return table, [created, *rest]
 
 
-def next_decision(table: tables.Table, rng: Rng) -> tuple[int | None, list[Event]]:
+# Makes a fresh budget for each bot decision (a budget such as Iterations is used up by one).
+BudgetFactory = Callable[[], Budget]
+
+
+def next_decision(
+    table: tables.Table, rng: Rng, budget: BudgetFactory | None = None
+) -> tuple[int | None, list[Event]]:
     """What happens next at a table of bots (domain/policy.py): a deal, automatic work, or one
-    bot's action, chosen at random among the seats the game waits for."""
+    bot's action, chosen at random among the seats the game waits for. A searching bot thinks
+    within `budget()` (None: its own default)."""
     next_up = policy.due(table)
     if isinstance(next_up, policy.DealDue):
         return None, tables.decide(table, policy.deal(table, rng))
@@ -62,18 +70,18 @@ def next_decision(table: tables.Table, rng: Rng) -> tuple[int | None, list[Event
     if next_up is None:
         raise NeverEnded(f"{table.game_type.id} waits for nothing, yet it is not over")
     seat = rng.choice(next_up.seats)
-    move = policy.bot_move(table, seat, rng)
+    move = policy.bot_move(table, seat, rng, budget=None if budget is None else budget())
     if move.failure is not None:  # a bot bug must fail simulations and tests loudly
         raise move.failure
     return seat, move.events
 
 
-def steps(table: tables.Table, rng: Rng) -> Iterator[Step]:
+def steps(table: tables.Table, rng: Rng, budget: BudgetFactory | None = None) -> Iterator[Step]:
     """Every decision until the game is over."""
     for _ in range(MAX_STEPS):
         if table.status == "finished":
             return
-        seat, events = next_decision(table, rng)
+        seat, events = next_decision(table, rng, budget)
         for event in events:
             table = tables.evolve(table, event)
         yield Step(seat, events, table)
@@ -86,10 +94,11 @@ def play_out(
     rng: Rng,
     options: Mapping[str, Any] | None = None,
     fixed_decks: tuple[tuple[Card, ...], ...] = (),
+    budget: BudgetFactory | None = None,
 ) -> tuple[tables.Table, list[Event]]:
     """A whole game of bots: the final table and every event, the table's own included."""
     table, events = bot_table(game_type, levels, options, fixed_decks)
-    for step in steps(table, rng):
+    for step in steps(table, rng, budget):
         table = step.table
         events.extend(step.events)
     return table, events

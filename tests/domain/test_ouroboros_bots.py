@@ -63,8 +63,11 @@ def test_the_basic_bot_leads_the_highest_card_of_its_shortest_suit():
     assert choose_play((), list(cards("r1 r2 r3 y9 y4 b2 b6")), players=4) == card("y9")
 
 
-def test_the_basic_bot_discards_its_lowest_cards():
-    assert choose_discard(list(cards("r9 y1 b4 g2")), 2) == list(cards("y1 g2"))
+def test_the_basic_bot_discards_its_shortest_suit_first_on_the_way_to_a_void():
+    hand = list(cards("r9 r1 y1 y2 y3 b4 b12 g2 g5 g7"))
+    assert choose_discard(hand, 1) == list(cards("r1"))
+    assert choose_discard(hand, 2) == list(cards("r1 r9"))  # its highest card too: a void
+    assert choose_discard(hand, 4) == list(cards("r1 r9 b4 b12"))  # then the next short suit
 
 
 def test_a_bot_acts_from_the_seats_view_alone():

@@ -3,8 +3,10 @@
 The basic bot counts cards: a trick won with lowest rank k brings the winner N cards (N players)
 for k discarded, a trick lost costs one card. So it wins tricks whose lowest card is at most N,
 ducks the others and sheds its highest card when it cannot use it there. It leads the highest
-card of its shortest suit (a void makes trumps) and discards its lowest cards, keeping the high
-ones that win tricks. (Measured against the other obvious choices in self-play.)
+card of its shortest suit, and discards whole short suits, one suit at a time: void in a led
+suit, any card it plays is a trump, so it can take a cheap trick with a low card. (Measured with
+bench/tournament.py against the other obvious discards: lowest cards first, highest first,
+keeping the lowest card, emptying only suits of one or two cards.)
 """
 
 from __future__ import annotations
@@ -31,8 +33,16 @@ def basic_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> d
 
 
 def choose_discard(hand: list[Card], count: int) -> list[Card]:
-    """Keep the high cards: they win tricks, and the tricks bring cards."""
-    return sorted(hand, key=lambda card: (card.rank, card.suit))[:count]
+    """The shortest suit first (of equally short suits, the one with the lower top card: the
+    least use for winning), lowest card first within it, then the next: on the way to a void.
+    Against random seats it loses about a sixth less often than discarding its lowest cards."""
+    lengths = Counter(card.suit for card in hand)
+    tops: dict[str, int] = {}
+    for card in hand:
+        tops[card.suit] = max(tops.get(card.suit, 0), card.rank)
+    return sorted(
+        hand, key=lambda card: (lengths[card.suit], tops[card.suit], card.suit, card.rank)
+    )[:count]
 
 
 def wins(trick: Trick, card: Card) -> bool:

@@ -1,0 +1,74 @@
+"""bench/tournament.py's core on a handful of games: seats and player counts rotate, every
+game's win is shared out exactly once, the ratio's interval holds the ratio, a missing level is
+skipped rather than played, and a seed gives the same games."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from bench.tournament import Job, plan, play_game, report, summarize
+from domain.games import GAME_TYPES
+
+GAMES = 6
+
+
+@pytest.fixture(scope="module")
+def records():
+    return [
+        play_game(Job(game, "basic", "random", number, seed=3))
+        for game in sorted(GAME_TYPES)
+        for number in range(GAMES)
+    ]
+
+
+def test_seats_and_player_counts_rotate_through_each_games_allowed_counts(records):
+    for game, game_type in GAME_TYPES.items():
+        mine = [r for r in records if r.game == game]
+        allowed = range(game_type.min_players, game_type.max_players + 1)
+        assert {r.players for r in mine} == set(allowed)
+        assert all(0 <= r.seat_a < r.players for r in mine)
+        assert len({(r.players, r.seat_a) for r in mine}) == GAMES  # no game repeated
+
+
+def test_a_games_shares_add_up_to_at_most_one_win_and_losses_to_at_most_every_seat(records):
+    for record in records:
+        assert 0 <= record.share_a <= 1
+        assert record.lost_b <= record.players - 1
+        assert not (record.share_a and record.lost_a)  # a loser has no part of the win
+    figures = report(records, [], seed=1)
+    assert sum(row["games"] for row in figures["results"]) == len(records)
+
+
+def test_the_interval_holds_the_ratio_and_the_ratio_is_share_over_fair_share(records):
+    for game in GAME_TYPES:
+        row = summarize([r for r in records if r.game == game], seed=1)
+        assert row["games"] == GAMES
+        assert row["ratio_low"] <= row["ratio"] <= row["ratio_high"]
+        assert row["ratio"] == pytest.approx(row["share"] / row["fair_share"], abs=0.01)
+
+
+def test_each_bot_decision_is_timed_under_its_own_level(records):
+    for record in records:
+        assert set(record.seconds) == {"basic", "random"}
+        assert all(seconds > 0 for times in record.seconds.values() for seconds in times)
+
+
+def test_a_level_a_game_does_not_have_is_skipped_not_played():
+    args = argparse.Namespace(
+        game=["ouroboros_trick"], pairings=[("nonesuch", "random")], games=3, seed=1,
+        iterations=None,
+    )  # fmt: skip
+    jobs, skipped = plan(args)
+    assert jobs == [] and skipped[0]["pairing"] == "nonesuch:random"
+
+
+def test_the_same_seed_plays_the_same_game():
+    job = Job("trick_and_snipers", "basic", "random", 4, seed=9)
+    first, again = play_game(job), play_game(job)
+    assert (first.share_a, first.lost_b, first.seat_a) == (
+        again.share_a,
+        again.lost_b,
+        again.seat_a,
+    )
