@@ -67,3 +67,67 @@ def terminate(procs: Sequence[subprocess.Popen[bytes]], timeout: float = 20.0) -
 def exit_code(returncode: int) -> int:
     """Shell-style exit status for a child's return code (negative = killed by a signal)."""
     return 128 - returncode if returncode < 0 else returncode
+
+
+class Supervised:
+    """A child that is started again when it dies, after a delay that doubles while it keeps
+    dying soon after each start (so a child that cannot start does not spin), and is back to
+    the first delay once it has stayed up for `stable_seconds`."""
+
+    def __init__(
+        self,
+        name: str,
+        command: Sequence[str],
+        env: Mapping[str, str],
+        first_delay: float = 0.5,
+        max_delay: float = 10.0,
+        stable_seconds: float = 30.0,
+    ) -> None:
+        self.name = name
+        self.command = list(command)
+        self.env = dict(env)
+        self.first_delay = first_delay
+        self.max_delay = max_delay
+        self.stable_seconds = stable_seconds
+        self.restarts = 0
+        self.quick_deaths = 0  # deaths in a row, each soon after its start
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.started_at = 0.0
+        self.restart_at: float | None = None  # set while dead, waiting to start again
+
+    def start(self, now: float) -> None:
+        self.proc = spawn(self.command, self.env)
+        self.started_at = now
+        self.restart_at = None
+
+    def died(self, now: float) -> tuple[int, float] | None:
+        """If the child has died since the last call: (its exit status, the delay before it
+        starts again), its process group killed (a gunicorn master's orphaned workers would
+        keep the port); None while it runs or already waits to start."""
+        if self.proc is None or self.restart_at is not None:
+            return None
+        returncode = self.proc.poll()
+        if returncode is None:
+            return None
+        _kill_group(self.proc.pid)
+        if now - self.started_at >= self.stable_seconds:
+            self.quick_deaths = 0
+        delay = min(self.max_delay, self.first_delay * 2**self.quick_deaths)
+        self.quick_deaths += 1
+        self.restart_at = now + delay
+        return exit_code(returncode), delay
+
+    def due(self, now: float) -> bool:
+        """True when it waits to start again and its delay has passed."""
+        return self.restart_at is not None and now >= self.restart_at
+
+    def restart(self, now: float) -> None:
+        self.restarts += 1
+        self.start(now)
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass

@@ -1,7 +1,11 @@
 """`python -m embedded.run` (behind `make run`): services, migrations, API and worker.
 
-Ctrl-C (or SIGTERM) stops the API and the worker, then the embedded servers this launcher owns.
-A second Ctrl-C kills the app processes at once. Exits non-zero if a child dies on its own.
+It supervises what it starts: an API (gunicorn master) or worker process that dies is started
+again, after 0.5 s doubling to 10 s while it keeps dying soon after each start (the delay resets
+once it has stayed up 30 s); each restart is logged with the exit status and the restart count.
+It gives up, exit status 1, only when the API dies soon after its start 5 times in a row (e.g.
+its port is taken). Ctrl-C (or SIGTERM) stops the API and the workers, then the embedded servers
+this launcher owns; a second Ctrl-C kills the app processes at once.
 """
 
 from __future__ import annotations
@@ -14,13 +18,15 @@ import sys
 import time
 
 from embedded.common import log
-from embedded.procs import StopSignal, exit_code, spawn, terminate
+from embedded.procs import StopSignal, Supervised, terminate
 from embedded.services import Services, ensure_services
 from events.metrics import fresh_directory
 from events.settings import Settings, settings_or_exit
 
 HOST = "127.0.0.1"
 START_TIMEOUT = 60.0
+API = "API (gunicorn)"
+API_GIVE_UP = 5  # quick deaths in a row: the API cannot start (e.g. its port is taken)
 
 
 def gunicorn_command(settings: Settings) -> list[str]:
@@ -74,19 +80,21 @@ def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
         log(f"port {settings.port} is already in use on {HOST}: set PORT to another one")
         return 1
 
-    children = {"API (gunicorn)": spawn(gunicorn_command(settings), env)}
+    now = time.monotonic()
+    children = [Supervised(API, gunicorn_command(settings), env)]
     for i, cmd in enumerate(worker_commands(settings)):
-        children[f"worker {i + 1}"] = spawn(cmd, env)
+        children.append(Supervised(f"worker {i + 1}", cmd, env))
+    for child in children:
+        child.start(now)
     url = f"http://{HOST}:{settings.port}"
     announced = False
-    deadline = time.monotonic() + START_TIMEOUT
+    api_down = False  # the API died and has not listened again yet
+    deadline = now + START_TIMEOUT
     rc = 0
     try:
         while not stop.event.is_set():
-            dead = [(name, p) for name, p in children.items() if p.poll() is not None]
-            if dead:
-                for name, proc in dead:
-                    log(f"{name} exited with status {exit_code(proc.returncode)}; stopping")
+            now = time.monotonic()
+            if not _supervise(children, now):
                 rc = 1
                 break
             if not announced:
@@ -95,18 +103,47 @@ def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
                     print(f"\nCardroom is running at {url}", flush=True)
                     print(f"Play: {url}/play\nAPI docs: {url}/docs\n", flush=True)
                     print("Press Ctrl-C to stop.", flush=True)
-                elif time.monotonic() > deadline:
+                elif now > deadline:
                     log(f"the API did not listen on {url} within {START_TIMEOUT:.0f} s")
                     rc = 1
                     break
+            elif children[0].restart_at is not None:
+                api_down = True
+            elif api_down and _port_in_use(settings.port):
+                api_down = False
+                log(f"{API} is serving again at {url}")
             stop.event.wait(0.2)
     finally:
         if stop.event.is_set():
             log("stopping...")
-        procs = list(children.values())
+        procs = [c.proc for c in children if c.proc is not None]
         # A second Ctrl-C while we wait cuts the grace period short.
         _terminate_interruptibly(procs, stop)
     return rc
+
+
+def _supervise(children: list[Supervised], now: float) -> bool:
+    """Starts again each child that died once its delay has passed; False to give up."""
+    for child in children:
+        death = child.died(now)
+        if death is not None:
+            status, delay = death
+            pid = child.proc.pid if child.proc is not None else "?"
+            if child.name == API and child.quick_deaths >= API_GIVE_UP:
+                log(
+                    f"{child.name} (pid {pid}) exited with status {status}, the {API_GIVE_UP}th "
+                    "time in a row soon after starting; giving up (is its port taken?)"
+                )
+                return False
+            log(
+                f"{child.name} (pid {pid}) exited with status {status}; restarting it in "
+                f"{delay:.1f} s (restart {child.restarts + 1})"
+            )
+        if child.due(now):
+            child.restart(now)
+            pid = child.proc.pid if child.proc is not None else "?"
+            log(f"{child.name} restarted (pid {pid}, restart {child.restarts})")
+    return True
 
 
 def _terminate_interruptibly(procs: list[subprocess.Popen[bytes]], stop: StopSignal) -> None:

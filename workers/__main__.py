@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import logging
 import threading
+import time
 
+import redis
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
@@ -27,6 +29,12 @@ log = logging.getLogger("cardroom.worker")
 class ContextWorker(SimpleWorker):
     """Every line logged while a job runs, RQ's own included, names the job, game and version
     (a job's arguments: game id, version, work)."""
+
+    asked_to_stop = False  # SIGTERM/SIGINT: RQ sets nothing we may read when it was idle
+
+    def request_stop(self, signum, frame):
+        self.asked_to_stop = True
+        super().request_stop(signum, frame)
 
     def execute_job(self, job, queue):
         game_id, version = (list(job.args) + [None, None])[:2]
@@ -66,11 +74,22 @@ def main() -> None:
     who = heartbeats.member(full=not args.jobs_only)
     beating = threading.Thread(target=beat_forever, args=(stop, who), daemon=True, name="beat")
     beating.start()
-    worker = ContextWorker(
-        context.queues(), connection=context.redis_connection(), serializer=JSONSerializer
-    )
     try:
-        worker.work(logging_level=settings.log_level)
+        while True:  # RQ's loop quits on a Redis error outside its wait for jobs: start it again
+            worker = None
+            try:
+                worker = ContextWorker(
+                    context.queues(),
+                    connection=context.redis_connection(),
+                    serializer=JSONSerializer,
+                )
+                worker.work(logging_level=settings.log_level)
+            except redis.RedisError as error:
+                log.warning("the RQ worker lost Redis: %s", error)
+            if worker is not None and worker.asked_to_stop:
+                break
+            log.warning("the RQ worker stopped without being asked to; starting it again in 1 s")
+            time.sleep(1.0)
     finally:
         stop.set()
         beating.join(timeout=2)

@@ -17,6 +17,7 @@ from workers.jobs import run_work
 log = logging.getLogger("cardroom.relay")
 BATCH = 100
 PURGE_EVERY_SWEEPS = 300  # about every ten minutes
+RECONNECT_FIRST, RECONNECT_MAX = 0.5, 10.0  # seconds before opening the LISTEN again
 
 
 def enqueue(row: OutboxItem) -> None:
@@ -51,16 +52,46 @@ def sweep_stale(older_than_seconds: float) -> int:
 
 
 def relay_forever(stop: threading.Event, poll_seconds: float = 1.0) -> None:
-    with psycopg.connect(context.settings().database_url, autocommit=True) as listener:
-        listener.execute(f"LISTEN {OUTBOX_CHANNEL}")
-        while not stop.is_set():
-            try:
-                while relay_pending() == BATCH:
-                    pass
-            except Exception:
-                log.exception("relay failed; retrying")
-            for _ in listener.notifies(timeout=poll_seconds, stop_after=1):
-                pass
+    """Relays until stopped. Losing the LISTEN connection (Postgres restarted) only costs the
+    wake-ups: it is opened again, after 0.5 s doubling to 10 s while it keeps failing, and
+    every pass relays whatever is pending anyway."""
+    delay = RECONNECT_FIRST
+    while not stop.is_set():
+        try:
+            with psycopg.connect(
+                context.settings().database_url, autocommit=True, connect_timeout=5
+            ) as listener:
+                listener.execute(f"LISTEN {OUTBOX_CHANNEL}")
+                if delay > RECONNECT_FIRST:
+                    log.warning("listening for %s again", OUTBOX_CHANNEL)
+                delay = RECONNECT_FIRST
+                _relay_while_listening(listener, stop, poll_seconds)
+        except psycopg.Error as error:
+            log.warning(
+                "the relay's LISTEN connection failed (%s); reconnecting in %.1f s",
+                type(error).__name__,
+                delay,
+            )
+            _relay_once()  # rows may be pending (polling without wake-ups meanwhile)
+            stop.wait(delay)
+            delay = min(RECONNECT_MAX, delay * 2)
+
+
+def _relay_while_listening(
+    listener: psycopg.Connection, stop: threading.Event, poll_seconds: float
+) -> None:
+    while not stop.is_set():
+        _relay_once()
+        for _ in listener.notifies(timeout=poll_seconds, stop_after=1):
+            pass
+
+
+def _relay_once() -> None:
+    try:
+        while relay_pending() == BATCH:
+            pass
+    except Exception:
+        log.exception("relay failed; retrying")
 
 
 def purge_old_records() -> tuple[int, int]:

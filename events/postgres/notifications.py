@@ -18,7 +18,8 @@ import psycopg
 from events.postgres.store import NOTIFY_CHANNEL
 
 log = logging.getLogger("cardroom.notifications")
-RECONNECT_SECONDS = 1.0
+RECONNECT_SECONDS = 0.5  # before opening the LISTEN connection again, doubling while it fails
+RECONNECT_MAX_SECONDS = 5.0
 
 
 class Subscription:
@@ -61,6 +62,7 @@ class GameNotifier:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self.listening = threading.Event()  # set while the LISTEN connection is up
+        self._failing = False  # the connection broke or could not be opened since it last worked
 
     def subscribe(self, game_id: UUID) -> Subscription:
         subscription = Subscription(self, game_id)
@@ -113,18 +115,32 @@ class GameNotifier:
             subscription.woken.set()
 
     def _run(self) -> None:
+        delay = RECONNECT_SECONDS
         while not self._stop.is_set():
             try:
                 self._listen()
-            except Exception:  # the connection broke: waiters poll until it is back
-                log.warning("listening for %s failed; retrying", NOTIFY_CHANNEL, exc_info=True)
+            except Exception as error:  # the connection broke: waiters poll until it is back
+                if self.listening.is_set():  # it had worked: a new outage, the first delay
+                    delay = RECONNECT_SECONDS
+                log.warning(
+                    "listening for %s failed (%s: %s); retrying in %.1f s",
+                    NOTIFY_CHANNEL,
+                    type(error).__name__,
+                    error,
+                    delay,
+                )
+            self._failing = True
             self.listening.clear()
             self._wake(None)
-            self._stop.wait(RECONNECT_SECONDS)
+            self._stop.wait(delay)
+            delay = min(RECONNECT_MAX_SECONDS, delay * 2)
 
     def _listen(self) -> None:
         with psycopg.connect(self._url, autocommit=True, connect_timeout=5) as conn:
             conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            if self._failing:
+                log.warning("listening for %s again", NOTIFY_CHANNEL)
+                self._failing = False
             self.listening.set()
             self._wake(None)  # anything committed before LISTEN took effect is read now
             while not self._stop.is_set():
