@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from uuid import UUID
@@ -24,8 +25,11 @@ from domain.table import Table
 from events.queries import Queries
 from events.records import StoredEvent
 
-KEEP = 256  # recent events a feed holds; a stream further behind reads the store itself
-MAX_FEEDS = 2048  # games with a feed per process; the least recently read are dropped first
+# Recent events a feed holds (each with its render per viewer): a stream further behind reads
+# the store itself. Live streams follow the head, and the largest burst (a deal, a round's
+# scoring) is a few dozen events; a larger window mostly held games' pasts in memory.
+KEEP = 64
+RECENT_FEEDS = 16  # feeds kept after their last stream ended (a client reconnecting soon)
 
 
 def sse_event(event: dict) -> str:
@@ -65,10 +69,11 @@ class _Snapshot:
 
 
 class GameFeed:
-    def __init__(self, game_id: UUID, queries: Queries, batch: int) -> None:
+    def __init__(self, game_id: UUID, queries: Queries, batch: int, keep: int = KEEP) -> None:
         self._game_id = game_id
         self._queries = queries
         self._batch = batch
+        self._keep = keep
         self._lock = threading.Lock()
         self._snapshot: _Snapshot | None = None
 
@@ -99,12 +104,21 @@ class GameFeed:
         rendered = old.rendered if extend and old is not None else {}
         if table.status == "finished" and (old is None or old.table.status != "finished"):
             rendered = {}  # once it is over, every event is shown in full
-        events = (kept + stored)[-KEEP:]
+        events = (kept + stored)[-self._keep :]
         if events and rendered:  # forget renders of events that left the window
             first = events[0].version
             rendered = {key: shown for key, shown in rendered.items() if key[0] >= first}
         self._snapshot = _Snapshot(generation, events, table, latest, rendered)
-        return self._snapshot if self._snapshot.covers(after) else None
+        if self._snapshot.covers(after):
+            return self._snapshot
+        # This stream is further behind than the window: what was just read serves it once
+        # (rendered for it alone), rather than a second read of the store.
+        return _Snapshot(generation, kept + stored, table, latest, {})
+
+    def sizes(self) -> tuple[int, int]:
+        """(events held, renders held): for tests and debugging."""
+        snapshot = self._snapshot
+        return (0, 0) if snapshot is None else (len(snapshot.events), len(snapshot.rendered))
 
     def _render(
         self, snapshot: _Snapshot, stored: StoredEvent, viewer: int | None
@@ -130,21 +144,37 @@ def _more(last: int, version: int, table: Table) -> bool | None:
 
 
 class Feeds:
-    """The feeds of one API process, bounded by `MAX_FEEDS` (least recently read dropped)."""
+    """The feeds of one API process. A stream holds its game's feed while it is open, so the
+    registry holds feeds weakly: a feed lives while a stream of its game is open, plus while it
+    is among the `recent` last asked for (strongly held, least recently asked dropped first).
+    So the feeds alive are bounded by the open streams (MAX_STREAMS) plus `recent`, however
+    many games a process streamed since it started, and every stream of a game open at once
+    shares one feed."""
 
-    def __init__(self, queries: Queries, batch: int) -> None:
+    def __init__(
+        self, queries: Queries, batch: int, recent: int = RECENT_FEEDS, keep: int = KEEP
+    ) -> None:
         self._queries = queries
         self._batch = batch
+        self._keep = keep
+        self._capacity = recent
         self._lock = threading.Lock()
-        self._feeds: OrderedDict[UUID, GameFeed] = OrderedDict()
+        self._live: weakref.WeakValueDictionary[UUID, GameFeed] = weakref.WeakValueDictionary()
+        self._recent: OrderedDict[UUID, GameFeed] = OrderedDict()
 
     def of(self, game_id: UUID) -> GameFeed:
         with self._lock:
-            feed = self._feeds.get(game_id)
+            feed = self._live.get(game_id)
             if feed is None:
-                feed = self._feeds[game_id] = GameFeed(game_id, self._queries, self._batch)
-                while len(self._feeds) > MAX_FEEDS:
-                    self._feeds.popitem(last=False)
-            else:
-                self._feeds.move_to_end(game_id)
+                feed = GameFeed(game_id, self._queries, self._batch, self._keep)
+                self._live[game_id] = feed
+            self._recent[game_id] = feed
+            self._recent.move_to_end(game_id)
+            while len(self._recent) > self._capacity:
+                self._recent.popitem(last=False)
             return feed
+
+    def sizes(self) -> tuple[int, int]:
+        """(feeds alive, of which kept as recent): for tests and debugging."""
+        with self._lock:
+            return len(self._live), len(self._recent)

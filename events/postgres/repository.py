@@ -2,6 +2,12 @@
 
 The cache is an optimisation only: every load reads the events after the cached version, so a
 write from another process is always seen, and the cost of a load does not grow with the game.
+
+It is bounded by count, in two parts: games in play (`capacity`) and finished games
+(`finished_capacity`), each dropping its least recently used first. A finished game is read a
+few times just after its end, then seldom; kept with the others, the tables of a long-running
+process would be mostly games long over (a table is some 10-20 KiB), so its memory would grow
+with its history until the cache is full, rather than with the games in play.
 """
 
 from __future__ import annotations
@@ -19,10 +25,15 @@ from events.postgres import snapshots, store
 SNAPSHOT_EVERY = 100  # events between two snapshots of a game
 
 
+Cached = OrderedDict[UUID, tuple[int, tables.Table]]
+
+
 class Repository:
-    def __init__(self, capacity: int = 5000) -> None:
-        self._cache: OrderedDict[UUID, tuple[int, tables.Table]] = OrderedDict()
+    def __init__(self, capacity: int = 5000, finished_capacity: int = 256) -> None:
+        self._playing: Cached = OrderedDict()
+        self._finished: Cached = OrderedDict()
         self._capacity = capacity
+        self._finished_capacity = finished_capacity
         self._lock = threading.Lock()
 
     def load(
@@ -31,7 +42,7 @@ class Repository:
         """The table at its latest version. A caller that knows the current version (it holds
         the stream lock) saves the read when the cache is already there."""
         with self._lock:
-            cached = self._cache.get(game_id)
+            cached = self._playing.get(game_id) or self._finished.get(game_id)
         version, table = cached if cached else self._from_snapshot(conn, game_id)
         if table is not None and version == current_version:
             return table, version
@@ -59,11 +70,24 @@ class Repository:
         data = {"code": CODE_VERSION, "table": table_to_json(table)}
         snapshots.save_snapshot(conn, game_id, after, data)
 
+    def __len__(self) -> int:
+        """Tables cached now (never more than the two capacities together)."""
+        with self._lock:
+            return len(self._playing) + len(self._finished)
+
+    def __contains__(self, game_id: object) -> bool:
+        with self._lock:
+            return game_id in self._playing or game_id in self._finished
+
     def remember(self, game_id: UUID, version: int, table: tables.Table) -> None:
         with self._lock:
-            current = self._cache.get(game_id)
-            if current is None or current[0] < version:
-                self._cache[game_id] = (version, table)
-            self._cache.move_to_end(game_id)
-            while len(self._cache) > self._capacity:
-                self._cache.popitem(last=False)
+            current = self._playing.get(game_id) or self._finished.get(game_id)
+            if current is not None and current[0] >= version:
+                version, table = current  # a newer state is cached already: keep it
+            self._playing.pop(game_id, None)
+            self._finished.pop(game_id, None)
+            finished = table.status == "finished"
+            part = self._finished if finished else self._playing
+            part[game_id] = (version, table)
+            while len(part) > (self._finished_capacity if finished else self._capacity):
+                part.popitem(last=False)

@@ -1,0 +1,177 @@
+"""Every in-process cache stays within its bound when more games pass through it than it holds,
+and still answers what the store holds: the table cache (events/postgres/repository.py), the
+stream feeds and their windows of rendered events (api/games/feeds.py), and the notifier's
+per-game waiters and generations (events/postgres/notifications.py)."""
+
+from __future__ import annotations
+
+import gc
+import uuid
+from types import SimpleNamespace
+
+import pytest
+
+from api.games.feeds import Feeds, GameFeed
+from domain import table as tables
+from domain.games import get_game_type
+from domain.table_snapshot import table_to_json
+from events import bootstrap as bootstrap_module
+from events.bootstrap import Cardroom, bootstrap
+from events.postgres.notifications import GameNotifier
+from events.postgres.repository import Repository
+from events.settings import Settings
+
+GAME = get_game_type("trick_and_snipers")
+SEATS = 3
+CAPACITY = 3
+GAMES = 10  # more than CAPACITY
+
+
+@pytest.fixture()
+def small_cache(monkeypatch) -> list[Repository]:
+    """The repository the next bootstrap builds, with room for CAPACITY tables."""
+    built: list[Repository] = []
+
+    def small() -> Repository:
+        built.append(Repository(capacity=CAPACITY))
+        return built[-1]
+
+    monkeypatch.setattr(bootstrap_module, "Repository", small)
+    return built
+
+
+@pytest.fixture()
+def cardroom(database_url, tmp_path, small_cache):
+    settings = Settings(database_url=database_url, audit_key_file=str(tmp_path / "k.pem"))
+    built = bootstrap(settings, pool_size=4)
+    yield built
+    built.close()
+
+
+def dealt_table(cardroom: Cardroom) -> uuid.UUID:
+    """A game whose seats all joined (so it is dealt), and each seat has passed its cards."""
+    game_id = uuid.uuid4()
+    command = tables.CreateTable((tables.SeatInfo(tables.OPEN),) * SEATS, {})
+    invites = cardroom.commands.create(game_id, GAME, command).secrets.invites
+    for seat in range(SEATS):
+        cardroom.commands.join(game_id, seat, f"p{seat}", invites[seat])
+    for seat in range(SEATS):
+        table, version = cardroom.queries.game(game_id)
+        template = table.game_type.legal_actions(table.game, seat)[0]
+        action = {"type": template["type"], "cards": template["cards"][: template["count"]]}
+        cardroom.commands.act(game_id, seat, action, expected_version=version)
+    return game_id
+
+
+def folded_from_scratch(cardroom: Cardroom, game_id: uuid.UUID) -> tuple[dict, int]:
+    version = len(cardroom.queries.events(game_id))
+    return table_to_json(cardroom.queries.table_at(game_id, version)), version
+
+
+def test_the_table_cache_never_holds_more_than_its_capacity_and_loads_every_game_right(
+    cardroom, small_cache
+):
+    repository = small_cache[0]
+    games = []
+    for _ in range(GAMES):
+        games.append(dealt_table(cardroom))
+        assert len(repository) <= CAPACITY
+    assert len(repository) == CAPACITY
+    for game_id in games:  # evicted or not, each game loads as its events fold
+        table, version = cardroom.queries.game(game_id)
+        assert (table_to_json(table), version) == folded_from_scratch(cardroom, game_id)
+        assert len(repository) <= CAPACITY
+
+
+PLAYING, FINISHED = SimpleNamespace(status="active"), SimpleNamespace(status="finished")
+
+
+def test_the_table_cache_drops_the_least_recently_used_game_first():
+    repository = Repository(capacity=2)
+    first, second, third = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    repository.remember(first, 1, PLAYING)  # type: ignore[arg-type]
+    repository.remember(second, 1, PLAYING)  # type: ignore[arg-type]
+    repository.remember(first, 2, PLAYING)  # type: ignore[arg-type]  # second is now the oldest
+    repository.remember(third, 1, PLAYING)  # type: ignore[arg-type]
+    assert len(repository) == 2
+    assert first in repository and third in repository and second not in repository
+
+
+def test_finished_games_never_push_a_game_in_play_out_of_the_table_cache():
+    repository = Repository(capacity=2, finished_capacity=1)
+    playing = [uuid.uuid4(), uuid.uuid4()]
+    for game_id in playing:
+        repository.remember(game_id, 1, PLAYING)  # type: ignore[arg-type]
+    over = [uuid.uuid4() for _ in range(GAMES)]
+    for game_id in over:  # games read after their end
+        repository.remember(game_id, 9, FINISHED)  # type: ignore[arg-type]
+        assert len(repository) <= 3
+    assert all(game_id in repository for game_id in (*playing, over[-1]))
+    assert not any(game_id in repository for game_id in over[:-1])
+    repository.remember(playing[0], 2, FINISHED)  # type: ignore[arg-type]  # it ended: room made
+    newer = uuid.uuid4()
+    repository.remember(newer, 1, PLAYING)  # type: ignore[arg-type]
+    assert all(game_id in repository for game_id in (playing[0], playing[1], newer))
+
+
+def read_all(feed: GameFeed, viewer: int | None, generation: object) -> list[int]:
+    """Versions a stream reading from the start would get, batch after batch."""
+    versions: list[int] = []
+    while True:
+        reading = feed.read(versions[-1] if versions else 0, viewer, generation)
+        versions += [version for version, _ in reading.events]
+        if not reading.more:
+            return versions
+
+
+def test_feeds_of_games_no_stream_follows_are_dropped_beyond_the_recent_ones(cardroom):
+    feeds = Feeds(cardroom.queries, batch=50, recent=CAPACITY)
+    for n in range(GAMES):
+        game_id = dealt_table(cardroom)
+        versions = read_all(feeds.of(game_id), None, generation=n)
+        assert versions == list(range(1, len(cardroom.queries.events(game_id)) + 1))
+        gc.collect()
+        alive, recent = feeds.sizes()
+        assert alive <= CAPACITY and recent <= CAPACITY
+
+
+def test_a_feed_a_stream_still_reads_stays_shared_however_many_games_came_after(cardroom):
+    feeds = Feeds(cardroom.queries, batch=50, recent=1)
+    followed = dealt_table(cardroom)
+    held = feeds.of(followed)  # as an open stream holds it
+    for _ in range(CAPACITY + 1):
+        feeds.of(dealt_table(cardroom))
+    gc.collect()
+    assert feeds.of(followed) is held  # a new stream of that game shares the open one's feed
+    alive, recent = feeds.sizes()
+    assert alive <= 2 and recent == 1  # the followed game's feed, and the most recent one
+
+
+@pytest.mark.parametrize("batch", [3, 10])  # reads smaller, and larger, than the window
+def test_a_feed_holds_at_most_its_window_of_events_and_renders_and_still_serves_every_event(
+    cardroom, batch
+):
+    keep = 4
+    game_id = dealt_table(cardroom)
+    version = len(cardroom.queries.events(game_id))
+    assert version > 2 * keep  # more events than the window holds
+    feed = Feeds(cardroom.queries, batch=batch, keep=keep).of(game_id)
+    viewers: list[int | None] = [None, *range(SEATS)]
+    for viewer in viewers:
+        assert read_all(feed, viewer, generation=1) == list(range(1, version + 1))
+        events, renders = feed.sizes()
+        assert events <= keep and renders <= keep * len(viewers)
+
+
+def test_the_notifier_forgets_a_game_once_its_last_stream_closed(database_url):
+    notifier = GameNotifier(database_url)
+    try:
+        for _ in range(GAMES):
+            game_id = uuid.uuid4()
+            subscriptions = [notifier.subscribe(game_id) for _ in range(3)]
+            assert len(notifier._waiters) == 1 and len(notifier._generations) == 1
+            for subscription in subscriptions:
+                subscription.close()
+        assert notifier._waiters == {} and notifier._generations == {}
+    finally:
+        notifier.close()
