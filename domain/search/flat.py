@@ -30,8 +30,10 @@ def choose(
     value: Callable[[W, A], float],
     rng: Rng,
     budget: Budget,
+    halving: Sequence[int] = HALVING_ROUNDS,
 ) -> A:
-    """The action with the best mean value over the worlds drawn while the budget lasts."""
+    """The action with the best mean value over the worlds drawn while the budget lasts; the
+    worse half is dropped after each number of worlds in `halving`."""
     if len(actions) == 1:
         return actions[0]
     totals = [0.0] * len(actions)
@@ -46,7 +48,7 @@ def choose(
             totals[index] += value(world, actions[index])
             counts[index] += 1
         rounds += 1
-        if rounds in HALVING_ROUNDS and len(alive) > 2:
+        if rounds in halving and len(alive) > 2:
             ranked = sorted(alive, key=lambda i: (-totals[i] / counts[i], i))
             alive = sorted(ranked[: max(2, (len(alive) + 1) // 2)])
 
