@@ -25,10 +25,11 @@ from domain.table import Table
 from events.queries import Queries
 from events.records import StoredEvent
 
-# Recent events a feed holds (each with its render per viewer): a stream further behind reads
-# the store itself. Live streams follow the head, and the largest burst (a deal, a round's
-# scoring) is a few dozen events; a larger window mostly held games' pasts in memory.
-KEEP = 64
+# Recent events a feed holds (each with its render per viewer). Live streams follow the head;
+# one further behind (a burst, a resuming client) is served from the read that found it so,
+# rendered for it alone. A larger window mostly held games' pasts in memory: in the soak, the
+# windows of 200 live games (64 events each) were what the API workers grew by for minutes.
+KEEP = 16
 RECENT_FEEDS = 16  # feeds kept after their last stream ended (a client reconnecting soon)
 
 
