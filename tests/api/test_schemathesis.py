@@ -9,6 +9,10 @@ import schemathesis
 from schemathesis.engine import Status, events
 from schemathesis.specs.openapi import unregister_string_format
 
+# The conformance run's hooks: a seat token a link carried is the case's credential, so the
+# `ignored_auth` check tests it (no token, a wrong one: 401) instead of taking it for a random
+# one and reporting the 201 it earns as "accepts invalid authentication".
+from tests.api import schemathesis_hooks  # noqa: F401 - registers the auth
 from tests.api.string_formats import CURSORS, SECRET_KEYS
 
 SEED = 20_240_601
