@@ -16,6 +16,7 @@ from api.metrics import CountedCommands, install_metrics
 from api.problems import register_error_handlers
 from api.request_log import install_request_log
 from api.services import Services
+from api.stream_handoff import StreamHandoffMiddleware, handoff_socket_path
 from events import logs
 from events.bootstrap import bootstrap
 from events.settings import Settings, load_settings
@@ -52,4 +53,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
     install_request_log(app)
     install_metrics(app)  # not rate-limited: registered after install_limits tagged the views
+    # Outermost: it sees the headers every hook above added to a stream it hands off.
+    path = handoff_socket_path(settings.stream_process)
+    app.wsgi_app = StreamHandoffMiddleware(app.wsgi_app, path)  # type: ignore[method-assign]
     return app

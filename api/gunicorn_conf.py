@@ -16,7 +16,7 @@ import shutil
 import tempfile
 from typing import Any
 
-from api import stream_capacity
+from api import stream_capacity, stream_process
 from events.settings import settings_or_exit
 
 _settings = settings_or_exit()  # a bad setting: one line naming it, exit status 2
@@ -42,9 +42,15 @@ def _metrics_directory() -> None:
 
 
 _metrics_directory()
+# What the master, its workers and the stream process share (api/stream_process.py).
+_runtime = stream_process.runtime_directory()
 # MAX_STREAMS is the server's, whichever worker the kernel hands a stream to: the master maps
-# the counts before it forks, each worker writes its own row (api/stream_capacity.py).
-_stream_counts = stream_capacity.SERVER_COUNTS = stream_capacity.StreamCounts()
+# the counts before it forks, each worker writes its own row, and the stream process maps them
+# from their file (api/stream_capacity.py).
+_stream_counts = stream_capacity.SERVER_COUNTS = stream_capacity.StreamCounts(
+    path=stream_process.counts_path(_runtime)
+)
+_streams: stream_process.StreamProcess | None = None
 
 # gevent, answering what gunicorn refuses itself as problem+json (api/gunicorn_worker.py).
 worker_class = "api.gunicorn_worker.ProblemWorker"
@@ -58,6 +64,23 @@ keepalive = 5
 # gunicorn >= 23 opens a control socket at one fixed path per user: two servers on one host
 # would share it, and nothing here uses it.
 control_socket_disable = True
+
+
+def when_ready(server: Any) -> None:
+    """Open streams live in a process of their own, beside the workers (STREAM_PROCESS)."""
+    global _streams
+    if _settings.stream_process:
+        _streams = stream_process.StreamProcess(
+            _runtime, lambda: _stream_counts.forget(stream_capacity.STREAM_ROW)
+        )
+        _streams.start()
+
+
+def on_exit(server: Any) -> None:
+    """The stream process ends its streams cleanly and exits with the server."""
+    if _streams is not None:
+        _streams.stop(graceful_timeout)
+    shutil.rmtree(_runtime, ignore_errors=True)
 
 
 def pre_fork(server: Any, worker: Any) -> None:

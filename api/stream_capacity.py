@@ -8,6 +8,9 @@ processes that a killed one could leave held), and summed at each open. Two work
 the same instant may each pass the cap by a stream: it bounds resources, it is no contract.
 The master zeroes the row of a worker that exits, so the streams it held stop counting at once.
 
+The stream process (api/stream_server.py), which the master starts rather than forks, maps the
+same counts from a file and writes its own row (STREAM_ROW): streams handed to it count there.
+
 Without gunicorn (the app under Flask's test client), a process counts its own streams alone.
 
 gunicorn's master imports this module from api/gunicorn_conf.py: it imports nothing of the app.
@@ -15,21 +18,31 @@ gunicorn's master imports this module from api/gunicorn_conf.py: it imports noth
 
 from __future__ import annotations
 
+import ctypes
+import mmap
+import os
 import threading
 from collections.abc import MutableSequence
-from multiprocessing.sharedctypes import RawArray
 
 ROWS = 256  # more API processes than one server runs
+STREAM_ROW = ROWS - 1  # the stream process's row: never a worker's
 
 
 class StreamCounts:
     """Open streams, seated and spectating, one row per API process."""
 
-    def __init__(self, rows: int = ROWS, shared: bool = True) -> None:
-        make = (lambda: RawArray("q", rows)) if shared else (lambda: [0] * rows)
-        self.seated: MutableSequence[int] = make()
-        self.watching: MutableSequence[int] = make()
-        self._free = list(range(rows))  # the master's bookkeeping of rows
+    def __init__(self, rows: int = ROWS, path: str | None = None) -> None:
+        """`path`: counts in that file, shared with every process that maps it (created at
+        zero if absent); None: this process's own."""
+        if path is None:
+            self.seated: MutableSequence[int] = [0] * rows
+            self.watching: MutableSequence[int] = [0] * rows
+        else:
+            self._map = _mapped(path, 2 * rows)
+            # ctypes arrays index and sum as lists do
+            self.seated = (ctypes.c_int64 * rows).from_buffer(self._map)  # type: ignore[assignment]
+            self.watching = (ctypes.c_int64 * rows).from_buffer(self._map, 8 * rows)  # type: ignore[assignment]
+        self._free = [row for row in range(rows) if row != STREAM_ROW]  # the master's rows
         self.row = 0  # this process's own row (a worker learns it after the fork)
 
     def assign(self) -> int:
@@ -41,12 +54,24 @@ class StreamCounts:
     def forget(self, row: int) -> None:
         """In the master, once a worker exited: its streams no longer count."""
         self._zero(row)
-        if row not in self._free:
+        if row not in self._free and row != STREAM_ROW:
             self._free.append(row)
 
     def _zero(self, row: int) -> None:
         self.seated[row] = 0
         self.watching[row] = 0
+
+
+def _mapped(path: str, count: int) -> mmap.mmap:
+    """`count` 64-bit integers in a file, mapped shared."""
+    size = 8 * count
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if os.fstat(fd).st_size < size:
+            os.ftruncate(fd, size)
+        return mmap.mmap(fd, size)
+    finally:
+        os.close(fd)
 
 
 # Set by api/gunicorn_conf.py in the master; a forked worker inherits it, mapping and all.
@@ -90,5 +115,5 @@ class StreamCapacity:
 
 def server_capacity(capacity: int, spectator_capacity: int) -> StreamCapacity:
     """The server's shared count when gunicorn set one up, else this process's own."""
-    counts = SERVER_COUNTS if SERVER_COUNTS is not None else StreamCounts(1, shared=False)
+    counts = SERVER_COUNTS if SERVER_COUNTS is not None else StreamCounts(1)
     return StreamCapacity(counts, capacity, spectator_capacity)

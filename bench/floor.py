@@ -349,7 +349,9 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
             return [master, *master.children(recursive=True)]
 
         def cardroom_procs() -> list[psutil.Process]:
-            return server_procs.app_processes(markers=("api.wsgi:app", "-m workers"))
+            return server_procs.app_processes(
+                markers=("api.wsgi:app", "api.stream_server", "-m workers")
+            )
 
         def postgres() -> list[psutil.Process]:
             return server_procs.postgres_processes(service.data_dir)

@@ -10,7 +10,8 @@ from typing import TypeVar
 import psutil
 
 T = TypeVar("T")
-APP_MARKERS = ("gunicorn", "-m workers")  # the API (master and workers) and the RQ workers
+# The API (gunicorn's master and workers, and the stream process) and the RQ workers.
+APP_MARKERS = ("gunicorn", "api.stream_server", "-m workers")
 
 
 def descendants(pid: int | None = None) -> list[psutil.Process]:

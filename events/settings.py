@@ -28,6 +28,7 @@ class Settings:
     stream_max_seconds: float = 0.0  # 0: a stream lasts until the game ends
     max_streams: int = 10_000  # open event streams of the server (all API processes); more: 503
     stream_seat_share: float = 0.1  # of max_streams that only seats may take, never spectators
+    stream_process: bool = True  # open streams live in a process of their own (docs/streams.md)
     audit_key_file: str = ""  # Ed25519 key that signs chain heads; "": DATA_DIR/audit-key.pem
     cors_origins: str = "*"  # comma-separated origins a browser may call from; "*": any
     trusted_proxies: int = 0  # proxies in front that set X-Forwarded-For (client addresses)
@@ -69,6 +70,7 @@ ENVIRONMENT = {
     "STREAM_MAX_SECONDS": "stream_max_seconds",
     "MAX_STREAMS": "max_streams",
     "STREAM_SEAT_SHARE": "stream_seat_share",
+    "STREAM_PROCESS": "stream_process",
     "AUDIT_KEY_FILE": "audit_key_file",
     "CORS_ORIGINS": "cors_origins",
     "TRUSTED_PROXIES": "trusted_proxies",

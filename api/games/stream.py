@@ -24,6 +24,7 @@ from api.rendering import iso
 from api.requests import game_uuid, query
 from api.services import services
 from api.stream_capacity import StreamCapacity, server_capacity
+from api.stream_handoff import ENVIRON_KEY, Handoff, StreamLease
 from api.stream_slots import StreamSlots
 from api.stream_tickets import StreamTickets
 from events import metrics
@@ -64,16 +65,21 @@ def stream_hub() -> StreamHub:
             hub = StreamHub(
                 GameNotifier(settings.database_url),
                 server_capacity(settings.max_streams, _spectator_slots(settings)),
-                StreamSlots(
-                    services().redis,  # type: ignore[arg-type]
-                    f"{settings.queue_name}-streams",
-                    settings.max_streams_per_client,
-                    settings.stream_heartbeat_seconds,
-                ),
+                client_slots(settings, services().redis),
                 Feeds(services().queries, BATCH),
             )
             current_app.extensions["cardroom_streams"] = hub
         return hub
+
+
+def client_slots(settings, connection) -> StreamSlots:
+    """The caps per client address and token (MAX_STREAMS_PER_CLIENT), shared in Redis."""
+    return StreamSlots(
+        connection,
+        f"{settings.queue_name}-streams",
+        settings.max_streams_per_client,
+        settings.stream_heartbeat_seconds,
+    )
 
 
 @bp.get("/games/<game_id>/events/stream")
@@ -117,9 +123,13 @@ def stream_events(game_id: str):
     response.headers.update(
         {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Authorization"}
     )
+    lease = StreamLease(
+        lambda: hub.capacity.release(seated), lambda: hub.per_client.release(slot, owners)
+    )
     # Released when the server closes the response, even if the body was never iterated.
-    response.call_on_close(lambda: hub.capacity.release(seated))
-    response.call_on_close(lambda: hub.per_client.release(slot, owners))
+    response.call_on_close(lease.end)
+    # The stream process serves it, if this server runs one (api/stream_handoff.py).
+    request.environ[ENVIRON_KEY] = Handoff(lease, game, seat, after, slot, owners)
     return response
 
 

@@ -73,6 +73,6 @@ def wait_until_up(port: int) -> None:
         try:
             requests.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
             return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not up, or still booting
             time.sleep(0.1)
     raise AssertionError("gunicorn did not come up")

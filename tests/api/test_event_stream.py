@@ -24,6 +24,7 @@ from domain.templates import action_from_template
 from events.postgres.notifications import GameNotifier
 from tests.api.knowledge import cards_of, cards_shown
 from tests.api.play import join_body
+from tests.api.real_server import gunicorn_serving
 
 HEARTBEAT = 0.3
 GAME = "trick_and_snipers"
@@ -48,10 +49,18 @@ def serving(settings) -> Iterator[str]:
         app.extensions["cardroom"].pool.close()
 
 
-@pytest.fixture(scope="module")
-def server(settings) -> Iterator[str]:
-    with serving(dataclasses.replace(settings, stream_heartbeat_seconds=HEARTBEAT)) as url:
-        yield url
+@pytest.fixture(scope="module", params=["app", "stream process"])
+def server(request, settings) -> Iterator[str]:
+    """Each test twice: against the app on a threaded server (its streams served in the
+    request's thread), and against gunicorn as `make run` serves it, whose workers hand each
+    stream to the stream process (api/stream_server.py)."""
+    if request.param == "app":
+        with serving(dataclasses.replace(settings, stream_heartbeat_seconds=HEARTBEAT)) as url:
+            yield url
+        return
+    environment = {"STREAM_HEARTBEAT_SECONDS": str(HEARTBEAT), "RATE_LIMITS": "off"}
+    with gunicorn_serving(settings, **environment) as served:
+        yield f"http://127.0.0.1:{served.port}"
 
 
 class Stream:

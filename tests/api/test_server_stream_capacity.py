@@ -25,6 +25,9 @@ def two_workers(settings):
         "STREAM_SEAT_SHARE": "0",
         "MAX_STREAMS_PER_CLIENT": "0",
         "RATE_LIMITS": "off",
+        # The workers serve the streams themselves, as when the stream process is down
+        # (tests/api/test_stream_process.py has its own count).
+        "STREAM_PROCESS": "0",
     }
     with gunicorn_serving(settings, **environment) as served:
         yield served

@@ -1,0 +1,224 @@
+"""`python -m api.stream_server DIR`: the stream process. gunicorn's master starts it (and starts
+it again if it dies: api/stream_process.py); API workers hand it open event streams
+(api/stream_handoff.py) and it serves them until they end.
+
+It serves each stream exactly as a worker would (api/games/live.py: the same feeds, renders,
+resume, heartbeats and `STREAM_MAX_SECONDS`), on gevent: a stream is a greenlet and a socket.
+Only the HTTP framing is its own: the head the worker's app made, then chunked transfer coding
+(HTTP/1.1) or the body up to the connection's close (HTTP/1.0), and `Connection: close`.
+
+Its streams count in its own row of the server's counts (api/stream_capacity.py), so MAX_STREAMS
+stays one server's capacity. SIGTERM ends every stream at once, cleanly: its last chunk is sent
+and the client resumes with Last-Event-ID.
+"""
+
+from gevent import monkey
+
+monkey.patch_all()
+
+# ruff: noqa: E402  (the patching above must come first)
+import gc
+import json
+import logging
+import os
+import signal
+import socket
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email.utils import formatdate
+from typing import Any
+from uuid import UUID
+
+import gevent
+from gevent.event import Event
+from gevent.pool import Pool
+from gevent.server import StreamServer
+
+from api import create_app
+from api.games.feeds import Feeds
+from api.games.live import BATCH, StreamSpec, event_stream
+from api.games.stream import client_slots
+from api.stream_capacity import STREAM_ROW, StreamCounts
+from api.stream_handoff import ACCEPTED, LENGTH
+from api.stream_process import counts_path, socket_path
+from events.postgres.notifications import GameNotifier
+from events.settings import Settings, settings_or_exit
+
+log = logging.getLogger("cardroom.streams")
+MESSAGE_LIMIT = 256 * 1024  # a handoff's spec and headers; far more than any
+SHUTDOWN_SECONDS = 5.0  # for open streams to send their last chunk once told to end
+LISTEN_BACKLOG = 2048
+
+
+@dataclass(frozen=True)
+class Handed:
+    """One stream as a worker handed it over."""
+
+    spec: StreamSpec
+    seated: bool
+    slot: str
+    owners: list[str]
+    http10: bool
+    status: str
+    headers: list[tuple[str, str]]
+
+    def head(self) -> bytes:
+        lines = [f"HTTP/1.1 {self.status}"]
+        lines += [f"{name}: {value}" for name, value in self.headers]
+        lines += ["Server: cardroom", f"Date: {formatdate(usegmt=True)}", "Connection: close"]
+        if not self.http10:
+            lines.append("Transfer-Encoding: chunked")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+    def framed(self, text: str) -> bytes:
+        data = text.encode()
+        return data if self.http10 else b"%x\r\n%s\r\n" % (len(data), data)
+
+    def last(self) -> bytes:
+        return b"" if self.http10 else b"0\r\n\r\n"
+
+
+def handed(data: dict[str, Any], settings: Settings) -> Handed:
+    spec = StreamSpec(
+        UUID(data["game_id"]),
+        data["viewer"],
+        int(data["after"]),
+        settings.stream_heartbeat_seconds,
+        settings.stream_max_seconds,
+    )
+    headers = [(str(name), str(value)) for name, value in data["headers"]]
+    return Handed(
+        spec,
+        data["viewer"] is not None,
+        data["slot"],
+        list(data["owners"]),
+        bool(data["http10"]),
+        data["status"],
+        headers,
+    )
+
+
+class Streams:
+    """The open streams of this process, and what they share: one LISTEN connection, the
+    games' feeds, the caps per client (their slots are released here when a stream ends)."""
+
+    def __init__(self, settings: Settings, services: Any, counts: StreamCounts) -> None:
+        self._settings = settings
+        self._counts = counts
+        self.notifier = GameNotifier(settings.database_url)
+        self._slots = client_slots(settings, services.redis)
+        self._feeds = Feeds(services.queries, BATCH)
+        self.open = Pool()  # no bound: MAX_STREAMS bounds it
+
+    def accept(self, conn: socket.socket, _address: Any) -> None:
+        """One handoff: read it, count the stream, say so, then serve the stream."""
+        try:
+            stream, client = self._receive(conn)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            log.warning("a stream handoff failed: %s", type(error).__name__)
+            conn.close()
+            return
+        column = self._counts.seated if stream.seated else self._counts.watching
+        column[STREAM_ROW] += 1
+        try:
+            conn.sendall(ACCEPTED)
+        except OSError:  # the worker gave up waiting: it serves the stream itself
+            column[STREAM_ROW] -= 1
+            client.close()
+            return
+        finally:
+            conn.close()
+        try:
+            self._serve(stream, client)
+        finally:
+            column[STREAM_ROW] = max(0, column[STREAM_ROW] - 1)
+            self._slots.release(stream.slot, stream.owners)
+
+    def _receive(self, conn: socket.socket) -> tuple[Handed, socket.socket]:
+        data, fds, _flags, _address = socket.recv_fds(conn, MESSAGE_LIMIT, 1)
+        if len(fds) != 1:
+            for fd in fds:
+                os.close(fd)
+            raise ValueError("a handoff carries one socket")
+        client = socket.socket(fileno=fds[0])
+        try:
+            while len(data) < LENGTH.size or len(data) < LENGTH.size + LENGTH.unpack_from(data)[0]:
+                more = conn.recv(MESSAGE_LIMIT)
+                if not more or len(data) > MESSAGE_LIMIT:
+                    raise ValueError("a handoff cut short")
+                data += more
+            (length,) = LENGTH.unpack_from(data)
+            message = json.loads(data[LENGTH.size : LENGTH.size + length])
+            return handed(message, self._settings), client
+        except BaseException:
+            client.close()
+            raise
+
+    def _serve(self, stream: Handed, client: socket.socket) -> None:
+        body: Iterator[str] = event_stream(
+            stream.spec,
+            self._feeds.of(stream.spec.game_id),
+            self.notifier,
+            lambda: self._slots.refresh(stream.slot, stream.owners),
+        )
+        try:
+            first = next(body, None)
+            client.sendall(stream.head() + (stream.framed(first) if first is not None else b""))
+            for text in body:
+                client.sendall(stream.framed(text))
+            client.sendall(stream.last())
+        except OSError:
+            pass  # the client left: nothing to tell it
+        except Exception:
+            log.exception("a stream failed")
+        finally:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+            client.close()
+
+
+def listening_socket(path: str) -> socket.socket:
+    if os.path.exists(path):
+        os.unlink(path)  # a dead predecessor's
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    os.chmod(path, 0o600)
+    listener.listen(LISTEN_BACKLOG)
+    return listener
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print("usage: python -m api.stream_server RUNTIME_DIR", file=sys.stderr)
+        return 2
+    directory = argv[1]
+    settings = settings_or_exit()
+    services = create_app(settings).extensions["cardroom"]
+    counts = StreamCounts(path=counts_path(directory))
+    counts.forget(STREAM_ROW)  # a dead predecessor's streams ended with it
+    streams = Streams(settings, services, counts)
+    server = StreamServer(
+        listening_socket(socket_path(directory)), streams.accept, spawn=streams.open
+    )
+    # As in the API workers (api/gunicorn_conf.py): thousands of streams are hundreds of
+    # thousands of tracked objects; the loaded app is frozen out of collections.
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
+    stopping = Event()
+    gevent.signal_handler(signal.SIGTERM, stopping.set)
+    gevent.signal_handler(signal.SIGINT, stopping.set)
+    server.start()
+    log.info("streams served from %s", socket_path(directory))
+    stopping.wait()
+    server.close()  # no more handoffs: the workers serve new streams themselves meanwhile
+    streams.notifier.close()  # every open stream ends now, cleanly
+    server.stop(timeout=SHUTDOWN_SECONDS)  # waits for their last chunks
+    counts.forget(STREAM_ROW)
+    services.pool.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
