@@ -47,7 +47,8 @@ from events.settings import Settings, settings_or_exit
 
 log = logging.getLogger("cardroom.streams")
 MESSAGE_LIMIT = 256 * 1024  # a handoff's spec and headers; far more than any
-SHUTDOWN_SECONDS = 5.0  # for open streams to send their last chunk once told to end
+SHUTDOWN_SECONDS = 5.0
+ORPHAN_CHECK_SECONDS = 1.0  # for open streams to send their last chunk once told to end
 LISTEN_BACKLOG = 2048
 
 
@@ -189,6 +190,15 @@ def listening_socket(path: str) -> socket.socket:
     return listener
 
 
+def _stop_when_orphaned(master: int, stopping: Event) -> None:
+    """A master killed outright (SIGKILL) cannot stop its stream process: it stops itself."""
+    while not stopping.is_set():
+        if os.getppid() != master:
+            log.warning("the server that started this stream process is gone; stopping")
+            stopping.set()
+        gevent.sleep(ORPHAN_CHECK_SECONDS)
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print("usage: python -m api.stream_server RUNTIME_DIR", file=sys.stderr)
@@ -209,6 +219,7 @@ def main(argv: list[str]) -> int:
     stopping = Event()
     gevent.signal_handler(signal.SIGTERM, stopping.set)
     gevent.signal_handler(signal.SIGINT, stopping.set)
+    gevent.spawn(_stop_when_orphaned, os.getppid(), stopping)
     server.start()
     log.info("streams served from %s", socket_path(directory))
     stopping.wait()

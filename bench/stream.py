@@ -615,6 +615,34 @@ def log_findings(log_path: str | None, keep: str | None) -> dict[str, Any]:
     }
 
 
+def server_side_posts(log_path: str | None, figures: dict[str, Any]) -> dict[str, Any]:
+    """POST action p99 as the server timed it (its request log), in each phase's window: the
+    client's figure also holds the client's own waits for a CPU on this shared machine."""
+    if not log_path or not Path(log_path).exists():
+        return {}
+    timed: list[tuple[float, float]] = []  # (when, seconds)
+    for line in Path(log_path).read_text(errors="replace").splitlines():
+        if " cardroom.requests POST /games/<game_id>/actions 201 " not in line:
+            continue
+        stamp, took = line[:23], line.split(" 201 ", 1)[1].split("ms", 1)[0]
+        try:
+            when = time.mktime(time.strptime(stamp[:19], "%Y-%m-%d %H:%M:%S"))
+            timed.append((when + int(stamp[20:23]) / 1000, float(took) / 1000))
+        except ValueError:
+            continue
+    found: dict[str, Any] = {}
+    for prefix in ("quiet", "streams"):
+        start, end = figures.get(f"{prefix}_window", (0.0, 0.0))
+        inside = [took for when, took in timed if start <= when <= end]
+        if inside:
+            found[f"{prefix}_server_post_p99_ms"] = round(ms(percentile(inside, 99)), 1)
+    if len(found) == 2:
+        found["server_post_p99_ratio_streams"] = ratio(
+            found["streams_server_post_p99_ms"], found["quiet_server_post_p99_ms"]
+        )
+    return found
+
+
 def traceback_at(lines: list[str], first: int) -> str:
     """The traceback starting at line `first`, up to its exception line, with the line
     before it (usually the log message that printed it)."""
@@ -631,6 +659,7 @@ def main_capacity(args: argparse.Namespace) -> int:
             print(f"[bench] service at {service.url}, log {service.log_path}", file=sys.stderr)
             figures = CapacityRun(args, service.url, managed=True).run()
             figures |= log_findings(service.log_path, args.keep_log)
+            figures |= server_side_posts(service.log_path, figures)
             figures["max_streams_per_process"] = args.max_streams
     else:
         figures = CapacityRun(args, args.url, managed=False).run()

@@ -196,3 +196,16 @@ def test_a_shutdown_ends_the_stream_process_streams_cleanly_at_once(settings):
     assert all(ending.endswith(b"0\r\n\r\n") for ending in endings)  # each body ended
     assert took < 5.0, f"streams ended {took:.1f} s after SIGTERM"
     assert not streamer.is_running() and running.process.returncode == 0
+
+
+def test_a_stream_process_whose_server_was_killed_outright_stops_itself(settings):
+    with gunicorn_serving(settings, **environment()) as running:
+        master = psutil.Process(running.process.pid)
+        streamer = wait_for_stream_process(master)
+        workers = [w for w in master.children() if w.pid != streamer.pid]
+        master.send_signal(signal.SIGKILL)
+        running.process.wait(timeout=5)
+        for worker in workers:  # gunicorn's workers notice their master's death by themselves
+            worker.kill()
+        gone, _ = psutil.wait_procs([streamer], timeout=5)
+    assert gone == [streamer]
