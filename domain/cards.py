@@ -6,6 +6,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+# Cards are frozen values: equal cards may be one object (Card.from_json shares them).
+MAX_SHARED_CARDS = 1024
+_CARDS: dict[tuple[Any, Any], Card] = {}
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
@@ -17,7 +21,15 @@ class Card:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Card:
-        return cls(suit=data["suit"], rank=data["rank"])
+        """One object per card: a table folded from its events holds each card many times
+        (hands, tricks, plays), and a long-running process folds thousands of tables."""
+        key = (data["suit"], data["rank"])
+        card = _CARDS.get(key)
+        if card is None:
+            card = cls(suit=key[0], rank=key[1])
+            if len(_CARDS) < MAX_SHARED_CARDS:  # bounded: whatever a client sends, a few decks
+                _CARDS[key] = card
+        return card
 
     def __str__(self) -> str:
         return f"{self.suit} {self.rank}"
