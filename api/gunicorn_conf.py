@@ -14,6 +14,7 @@ import gc
 import os
 import shutil
 import tempfile
+from functools import partial
 from typing import Any
 
 from api import stream_capacity, stream_process
@@ -50,7 +51,7 @@ _runtime = stream_process.runtime_directory()
 _stream_counts = stream_capacity.SERVER_COUNTS = stream_capacity.StreamCounts(
     path=stream_process.counts_path(_runtime)
 )
-_streams: stream_process.StreamProcess | None = None
+_streams: list[stream_process.StreamProcess] = []
 
 # gevent, answering what gunicorn refuses itself as problem+json (api/gunicorn_worker.py).
 worker_class = "api.gunicorn_worker.ProblemWorker"
@@ -67,19 +68,20 @@ control_socket_disable = True
 
 
 def when_ready(server: Any) -> None:
-    """Open streams live in a process of their own, beside the workers (STREAM_PROCESS)."""
-    global _streams
-    if _settings.stream_process:
-        _streams = stream_process.StreamProcess(
-            _runtime, lambda: _stream_counts.forget(stream_capacity.STREAM_ROW)
-        )
-        _streams.start()
+    """Open streams live in processes of their own, beside the workers (STREAM_PROCESSES)."""
+    for index in range(_settings.stream_processes):
+        row = stream_capacity.stream_row(index)
+        started = stream_process.StreamProcess(_runtime, index, partial(_stream_counts.forget, row))
+        started.start()
+        _streams.append(started)
 
 
 def on_exit(server: Any) -> None:
-    """The stream process ends its streams cleanly and exits with the server."""
-    if _streams is not None:
-        _streams.stop(graceful_timeout)
+    """The stream processes end their streams cleanly and exit with the server."""
+    for streams in _streams:
+        streams.stop()
+    for streams in _streams:
+        streams.wait(graceful_timeout)
     shutil.rmtree(_runtime, ignore_errors=True)
 
 

@@ -9,7 +9,7 @@ the same instant may each pass the cap by a stream: it bounds resources, it is n
 The master zeroes the row of a worker that exits, so the streams it held stop counting at once.
 
 The stream process (api/stream_server.py), which the master starts rather than forks, maps the
-same counts from a file and writes its own row (STREAM_ROW): streams handed to it count there.
+same counts from a file and writes its own row (`stream_row`): streams handed to it count there.
 
 Without gunicorn (the app under Flask's test client), a process counts its own streams alone.
 
@@ -25,7 +25,12 @@ import threading
 from collections.abc import MutableSequence
 
 ROWS = 256  # more API processes than one server runs
-STREAM_ROW = ROWS - 1  # the stream process's row: never a worker's
+STREAM_ROWS = 16  # the last rows are the stream processes', never a worker's
+
+
+def stream_row(index: int) -> int:
+    """The row of stream process `index`."""
+    return ROWS - 1 - index
 
 
 class StreamCounts:
@@ -42,7 +47,7 @@ class StreamCounts:
             # ctypes arrays index and sum as lists do
             self.seated = (ctypes.c_int64 * rows).from_buffer(self._map)  # type: ignore[assignment]
             self.watching = (ctypes.c_int64 * rows).from_buffer(self._map, 8 * rows)  # type: ignore[assignment]
-        self._free = [row for row in range(rows) if row != STREAM_ROW]  # the master's rows
+        self._free = [row for row in range(min(rows, ROWS - STREAM_ROWS))]  # for workers
         self.row = 0  # this process's own row (a worker learns it after the fork)
 
     def assign(self) -> int:
@@ -54,7 +59,7 @@ class StreamCounts:
     def forget(self, row: int) -> None:
         """In the master, once a worker exited: its streams no longer count."""
         self._zero(row)
-        if row not in self._free and row != STREAM_ROW:
+        if row not in self._free and row < ROWS - STREAM_ROWS:
             self._free.append(row)
 
     def _zero(self, row: int) -> None:

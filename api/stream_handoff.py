@@ -95,25 +95,25 @@ class HandedOff:
 HANDED_OFF = HandedOff()
 
 
-def handoff_socket_path(enabled: bool) -> str | None:
-    """The stream process's socket, when this process runs under a server that started one."""
+def handoff_socket_paths(processes: int) -> list[str]:
+    """The stream processes' sockets, when this process runs under a server that starts them."""
     directory = os.environ.get(stream_process.RUNTIME_VARIABLE)
-    if not enabled or not directory:
-        return None
-    return stream_process.socket_path(directory)
+    if not directory:
+        return []
+    return [stream_process.socket_path(directory, index) for index in range(processes)]
 
 
 class StreamHandoffMiddleware:
     """Wraps the Flask app: a stream response that the view marked for handoff is passed to the
     stream process, with the status and headers the app made, instead of being served here."""
 
-    def __init__(self, app: Callable, path: str | None) -> None:
+    def __init__(self, app: Callable, paths: Sequence[str]) -> None:
         self._app = app
-        self._path = path
+        self._paths = list(paths)
         self._warned = 0.0
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        if self._path is None or "gunicorn.socket" not in environ:
+        if not self._paths or "gunicorn.socket" not in environ:
             return self._app(environ, start_response)
         captured: list[Any] = []
 
@@ -139,11 +139,12 @@ class StreamHandoffMiddleware:
     def _hand(self, handoff: Handoff, environ: dict, status: str, headers: list) -> bool:
         client: socket.socket = environ["gunicorn.socket"]
         message = handoff.message(environ, status, headers)
-        assert self._path is not None
+        # A game's streams all go to one process, where they share one read per commit.
+        path = self._paths[handoff.game_id.int % len(self._paths)]
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
                 conn.settimeout(HANDOFF_TIMEOUT)
-                conn.connect(self._path)
+                conn.connect(path)
                 socket.send_fds(conn, [message], [client.fileno()])
                 return conn.recv(1) == ACCEPTED
         except OSError as error:

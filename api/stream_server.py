@@ -1,6 +1,7 @@
-"""`python -m api.stream_server DIR`: the stream process. gunicorn's master starts it (and starts
-it again if it dies: api/stream_process.py); API workers hand it open event streams
-(api/stream_handoff.py) and it serves them until they end.
+"""`python -m api.stream_server DIR INDEX`: a stream process. gunicorn's master starts
+STREAM_PROCESSES of them (and starts one again if it dies: api/stream_process.py); API workers
+hand them open event streams, each game's to one of them (api/stream_handoff.py), and they
+serve them until they end.
 
 It serves each stream exactly as a worker would (api/games/live.py: the same feeds, renders,
 resume, heartbeats and `STREAM_MAX_SECONDS`), on gevent: a stream is a greenlet and a socket.
@@ -39,7 +40,7 @@ from api import create_app
 from api.games.feeds import Feeds
 from api.games.live import BATCH, StreamSpec, event_stream
 from api.games.stream import client_slots
-from api.stream_capacity import STREAM_ROW, StreamCounts
+from api.stream_capacity import StreamCounts, stream_row
 from api.stream_handoff import ACCEPTED, LENGTH
 from api.stream_process import counts_path, socket_path
 from events.postgres.notifications import GameNotifier
@@ -121,11 +122,12 @@ class Streams:
             conn.close()
             return
         column = self._counts.seated if stream.seated else self._counts.watching
-        column[STREAM_ROW] += 1
+        row = self._counts.row
+        column[row] += 1
         try:
             conn.sendall(ACCEPTED)
         except OSError:  # the worker gave up waiting: it serves the stream itself
-            column[STREAM_ROW] -= 1
+            column[row] -= 1
             client.close()
             return
         finally:
@@ -133,7 +135,7 @@ class Streams:
         try:
             self._serve(stream, client)
         finally:
-            column[STREAM_ROW] = max(0, column[STREAM_ROW] - 1)
+            column[row] = max(0, column[row] - 1)
             self._slots.release(stream.slot, stream.owners)
 
     def _receive(self, conn: socket.socket) -> tuple[Handed, socket.socket]:
@@ -200,17 +202,18 @@ def _stop_when_orphaned(master: int, stopping: Event) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: python -m api.stream_server RUNTIME_DIR", file=sys.stderr)
+    if len(argv) != 3 or not argv[2].isdigit():
+        print("usage: python -m api.stream_server RUNTIME_DIR INDEX", file=sys.stderr)
         return 2
-    directory = argv[1]
+    directory, index = argv[1], int(argv[2])
     settings = settings_or_exit()
     services = create_app(settings).extensions["cardroom"]
     counts = StreamCounts(path=counts_path(directory))
-    counts.forget(STREAM_ROW)  # a dead predecessor's streams ended with it
+    counts.row = stream_row(index)
+    counts.forget(counts.row)  # a dead predecessor's streams ended with it
     streams = Streams(settings, services, counts)
     server = StreamServer(
-        listening_socket(socket_path(directory)), streams.accept, spawn=streams.open
+        listening_socket(socket_path(directory, index)), streams.accept, spawn=streams.open
     )
     # As in the API workers (api/gunicorn_conf.py): thousands of streams are hundreds of
     # thousands of tracked objects; the loaded app is frozen out of collections.
@@ -221,12 +224,12 @@ def main(argv: list[str]) -> int:
     gevent.signal_handler(signal.SIGINT, stopping.set)
     gevent.spawn(_stop_when_orphaned, os.getppid(), stopping)
     server.start()
-    log.info("streams served from %s", socket_path(directory))
+    log.info("streams served from %s", socket_path(directory, index))
     stopping.wait()
     server.close()  # no more handoffs: the workers serve new streams themselves meanwhile
     streams.notifier.close()  # every open stream ends now, cleanly
     server.stop(timeout=SHUTDOWN_SECONDS)  # waits for their last chunks
-    counts.forget(STREAM_ROW)
+    counts.forget(counts.row)
     services.pool.close()
     return 0
 

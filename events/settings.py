@@ -28,7 +28,7 @@ class Settings:
     stream_max_seconds: float = 0.0  # 0: a stream lasts until the game ends
     max_streams: int = 10_000  # open event streams of the server (all API processes); more: 503
     stream_seat_share: float = 0.1  # of max_streams that only seats may take, never spectators
-    stream_process: bool = True  # open streams live in a process of their own (docs/streams.md)
+    stream_processes: int = 2  # processes holding the open streams (docs/streams.md); 0: workers
     audit_key_file: str = ""  # Ed25519 key that signs chain heads; "": DATA_DIR/audit-key.pem
     cors_origins: str = "*"  # comma-separated origins a browser may call from; "*": any
     trusted_proxies: int = 0  # proxies in front that set X-Forwarded-For (client addresses)
@@ -70,7 +70,7 @@ ENVIRONMENT = {
     "STREAM_MAX_SECONDS": "stream_max_seconds",
     "MAX_STREAMS": "max_streams",
     "STREAM_SEAT_SHARE": "stream_seat_share",
-    "STREAM_PROCESS": "stream_process",
+    "STREAM_PROCESSES": "stream_processes",
     "AUDIT_KEY_FILE": "audit_key_file",
     "CORS_ORIGINS": "cors_origins",
     "TRUSTED_PROXIES": "trusted_proxies",
@@ -108,6 +108,7 @@ BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "stream_seat_share": (0, 0.99),
     "trusted_proxies": (0, None),
     "max_streams_per_client": (0, None),
+    "stream_processes": (0, 16),
     "bot_budget_ms": (1, 60_000),
 }
 CHOICES = {

@@ -27,7 +27,7 @@ def two_workers(settings):
         "RATE_LIMITS": "off",
         # The workers serve the streams themselves, as when the stream process is down
         # (tests/api/test_stream_process.py has its own count).
-        "STREAM_PROCESS": "0",
+        "STREAM_PROCESSES": "0",
     }
     with gunicorn_serving(settings, **environment) as served:
         yield served

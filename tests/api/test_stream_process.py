@@ -1,6 +1,7 @@
-"""The stream process (api/stream_server.py): gunicorn's workers hand it every open stream, so
-the fan-out of commits runs beside the workers, not in the loop that serves actions. It counts
-in the server's capacity, is started again when it dies, and is not needed for streams to work."""
+"""The stream processes (api/stream_server.py): gunicorn's workers hand them every open stream,
+so the fan-out of commits runs beside the workers, not in the loops that serve actions. They
+count in the server's capacity, are started again when they die, and are not needed for streams
+to work. Most tests run one (STREAM_PROCESSES=1); one test runs two."""
 
 from __future__ import annotations
 
@@ -26,18 +27,25 @@ def environment(**more: str) -> dict[str, str]:
         "STREAM_SEAT_SHARE": "0",
         "MAX_STREAMS_PER_CLIENT": "0",
         "RATE_LIMITS": "off",
+        "STREAM_PROCESSES": "1",
         **more,
     }
 
 
-def stream_process(master: psutil.Process) -> psutil.Process | None:
+def stream_processes(master: psutil.Process) -> list[psutil.Process]:
+    found = []
     for child in master.children():
         try:
             if "api.stream_server" in " ".join(child.cmdline()):
-                return child
+                found.append(child)
         except psutil.Error:  # gone, or dead and not yet reaped
             continue
-    return None
+    return found
+
+
+def stream_process(master: psutil.Process) -> psutil.Process | None:
+    found = stream_processes(master)
+    return found[0] if found else None
 
 
 def wait_for_stream_process(master: psutil.Process, other_than: int = 0) -> psutil.Process:
@@ -53,7 +61,7 @@ def wait_for_stream_process(master: psutil.Process, other_than: int = 0) -> psut
 def _listening(process: psutil.Process) -> bool:
     """Whether it has bound its handoff socket (psutil shows no state for Unix sockets)."""
     unix = process.net_connections(kind="unix")
-    return any(str(c.laddr).endswith("handoff.sock") for c in unix)
+    return any(str(c.laddr).endswith(".sock") for c in unix)
 
 
 def holding(process: psutil.Process, port: int) -> int:
@@ -151,7 +159,7 @@ def test_a_worker_serves_the_stream_itself_when_the_stream_process_does_not_answ
 
 
 def test_with_stream_process_off_the_workers_serve_streams(settings):
-    with gunicorn_serving(settings, **environment(STREAM_PROCESS="0")) as running:
+    with gunicorn_serving(settings, **environment(STREAM_PROCESSES="0")) as running:
         master = psutil.Process(running.process.pid)
         game_id, _ = new_table(running.port)
         status, sock = ask_for_stream(running.port, game_id)
@@ -209,3 +217,29 @@ def test_a_stream_process_whose_server_was_killed_outright_stops_itself(settings
             worker.kill()
         gone, _ = psutil.wait_procs([streamer], timeout=5)
     assert gone == [streamer]
+
+
+def test_each_games_streams_go_to_one_of_several_stream_processes(settings):
+    with gunicorn_serving(
+        settings, **environment(STREAM_PROCESSES="2", MAX_STREAMS="100")
+    ) as running:
+        master = psutil.Process(running.process.pid)
+        deadline = time.monotonic() + RESTARTED_WITHIN
+        while not (len(found := stream_processes(master)) == 2 and all(map(_listening, found))):
+            assert time.monotonic() < deadline, "two stream processes did not start"
+            time.sleep(0.1)
+        games = [new_table(running.port)[0] for _ in range(8)]
+        socks = {game: open_streams(running.port, game, 3)[1] for game in games}
+        time.sleep(0.3)  # each worker has let go of what it handed off
+        try:
+            held = {game: set().union(*(holders(master, s) for s in socks[game])) for game in games}
+            streamers = {p.pid for p in found}
+            assert all(len(pids) == 1 and pids <= streamers for pids in held.values()), (
+                held,
+                streamers,
+            )
+            assert set().union(*held.values()) == streamers  # 8 games: both are used
+        finally:
+            for opened in socks.values():
+                for sock in opened:
+                    sock.close()
