@@ -47,7 +47,7 @@ class StreamCounts:
             # ctypes arrays index and sum as lists do
             self.seated = (ctypes.c_int64 * rows).from_buffer(self._map)  # type: ignore[assignment]
             self.watching = (ctypes.c_int64 * rows).from_buffer(self._map, 8 * rows)  # type: ignore[assignment]
-        self._free = [row for row in range(min(rows, ROWS - STREAM_ROWS))]  # for workers
+        self._free = list(range(min(rows, ROWS - STREAM_ROWS)))  # the workers' rows
         self.row = 0  # this process's own row (a worker learns it after the fork)
 
     def assign(self) -> int:

@@ -113,7 +113,8 @@ class StreamHandoffMiddleware:
         self._warned = 0.0
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        if not self._paths or "gunicorn.socket" not in environ:
+        handing = environ.get("REQUEST_METHOD") == "GET" and "gunicorn.socket" in environ
+        if not self._paths or not handing:  # a HEAD has no body to hand off
             return self._app(environ, start_response)
         captured: list[Any] = []
 
@@ -129,7 +130,7 @@ class StreamHandoffMiddleware:
         if handoff is None or not captured:
             return body
         status, headers, exc_info = captured
-        if environ.get("REQUEST_METHOD") == "GET" and self._hand(handoff, environ, status, headers):
+        if self._hand(handoff, environ, status, headers):
             handoff.lease.handed_off = True
             _close(body)  # its lease gives back this process's count; the slot goes with it
             return HANDED_OFF
