@@ -10,6 +10,7 @@ from api.problems import Problem
 from api.services import services
 
 MAX_TOKEN_LENGTH = 256
+INVALID_TOKEN = "this token is not valid for this game"
 
 
 def bearer_token() -> str | None:
@@ -32,6 +33,14 @@ def require_seat(game_id: UUID, seat: int) -> None:
         raise Problem("unauthorized", f"this token does not act for seat {seat}")
 
 
+def checked_seat(token: str | None, seat: int | None) -> int | None:
+    """The seat a token was found to act for; None for a spectator (no token); 401 for a token
+    that acts for no seat of this game."""
+    if token is not None and seat is None:
+        raise Problem("unauthorized", INVALID_TOKEN)
+    return seat
+
+
 def caller_seat(game_id: UUID, token: str | None) -> int | None:
     """The seat the token acts for, None for a spectator (no token)."""
     if token is None:
@@ -40,5 +49,5 @@ def caller_seat(game_id: UUID, token: str | None) -> int | None:
     if len(token) <= MAX_TOKEN_LENGTH:
         seat = services().queries.seat_for(game_id, token)
     if seat is None:
-        raise Problem("unauthorized", "this token is not valid for this game")
+        raise Problem("unauthorized", INVALID_TOKEN)
     return seat

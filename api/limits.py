@@ -45,6 +45,8 @@ def install_limits(app: Flask, settings: Settings) -> None:
     hooks = app.before_request_funcs.get(None, [])
     if limiter._check_request_limit in hooks:  # not there when limits are off
         hooks.remove(limiter._check_request_limit)
+    if not limiter.enabled:
+        return  # RATE_LIMITS=off: a disabled limiter's wrapper still costs every request
     for endpoint, view in list(app.view_functions.items()):
         kind = getattr(view, LIMITED, None)
         if kind is not None:

@@ -135,7 +135,13 @@ class CountedCommands:
         return getattr(self._commands, name)
 
     def act(self, *args: Any, **kwargs: Any) -> Any:
-        result = self._commands.act(*args, **kwargs)
+        return self._counted(self._commands.act(*args, **kwargs))
+
+    def act_as(self, *args: Any, **kwargs: Any) -> Any:
+        seat, result = self._commands.act_as(*args, **kwargs)
+        return seat, self._counted(result)
+
+    def _counted(self, result: Any) -> Any:
         if isinstance(result, Committed):
             game_type = result.table.game_type.id
             metrics.ACTIONS.labels(game_type).inc()

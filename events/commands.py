@@ -6,7 +6,7 @@ never HTTP shapes. What the service does by itself is events/automation.py's."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from uuid import UUID
 
 from domain import table as tables
@@ -16,12 +16,23 @@ from domain.game_type import GameType
 from domain.presence import LeaveSeat
 from domain.table import HUMAN, OPEN
 from events.committing import Committer
-from events.errors import ActionRefused, Forbidden, VersionConflict
+from events.errors import ActionRefused, Forbidden, Unauthorized, VersionConflict
 from events.idempotent_requests import IdempotentRequest
+from events.records import StreamHead
 from events.replies import Replies
 from events.results import Committed, Replayed, SeatSecrets
 from events.sealing import Sealer
 from events.unit_of_work import UnitOfWork
+
+
+@dataclass(frozen=True)
+class ActionRequest:
+    """What a seat's action request asks: the action, the version it expects the game at (if
+    any) and its Idempotency-Key (if any)."""
+
+    action: dict
+    expected_version: int | None = None
+    idem: IdempotentRequest | None = None
 
 
 class Commands:
@@ -84,17 +95,41 @@ class Commands:
             if idem and (replay := self._replies.claim(uow, idem)):
                 return replay
             head = uow.lock(game_id)
-            if expected_version is not None and expected_version != head.version:
-                raise VersionConflict(game_id, expected_version, head.version)
-            table = uow.load(game_id, head)
-            try:
-                command = command_from_action(table.game_type, seat, action)
-                decided = tables.decide(table, command)
-            except IllegalAction as error:
-                raise ActionRefused(error.message, _legal(table, seat)) from None
-            committed = self._committer.commit(uow, game_id, head, table, decided)
-            if idem:
-                self._replies.record(uow, idem, committed, seat)
+            request = ActionRequest(action, expected_version, idem)
+            return self._act_locked(uow, game_id, head, seat, request)
+
+    def act_as(
+        self, game_id: UUID, token: str, read: Callable[[int], ActionRequest]
+    ) -> tuple[int, Committed | Replayed]:
+        """An action by whoever holds `token`. The game's lock and the token's seat come in one
+        round trip; `read(seat)` then reads the request (so a wrong token is refused before
+        its body is looked at). An Idempotency-Key is claimed under the lock, so a retry sent
+        while the first is served waits for it and gets its answer. Returns the seat that acted
+        and what its action did."""
+        with self._units() as uow:
+            head, seat = uow.lock_as(game_id, token)
+            if seat is None:
+                raise Unauthorized("this token is not valid for this game")
+            request = read(seat)
+            if request.idem and (replay := self._replies.claim(uow, request.idem)):
+                return seat, replay
+            return seat, self._act_locked(uow, game_id, head, seat, request)
+
+    def _act_locked(
+        self, uow: UnitOfWork, game_id: UUID, head: StreamHead, seat: int, request: ActionRequest
+    ) -> Committed:
+        expected = request.expected_version
+        if expected is not None and expected != head.version:
+            raise VersionConflict(game_id, expected, head.version)
+        table = uow.load(game_id, head)
+        try:
+            command = command_from_action(table.game_type, seat, request.action)
+            decided = tables.decide(table, command)
+        except IllegalAction as error:
+            raise ActionRefused(error.message, _legal(table, seat)) from None
+        committed = self._committer.commit(uow, game_id, head, table, decided)
+        if request.idem:
+            self._replies.record(uow, request.idem, committed, seat)
         return committed
 
     def join(self, game_id: UUID, seat: int, name: str, invite: str) -> Committed:

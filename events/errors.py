@@ -63,3 +63,9 @@ class Forbidden(ApplicationError):
     """The caller is known, but may not do this (a wrong or missing invite)."""
 
     code = "forbidden"
+
+
+class Unauthorized(ApplicationError):
+    """The caller's token acts for no seat of this game."""
+
+    code = "unauthorized"

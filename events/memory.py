@@ -89,6 +89,11 @@ class MemoryUnitOfWork:
             raise GameNotFound(game_id)
         return self.s.heads[game_id]
 
+    def lock_as(self, game_id: UUID, token: str) -> tuple[StreamHead, int | None]:
+        head = self.lock(game_id)
+        held = [seat for (game, seat), t in self.s.tokens.items() if (game, t) == (game_id, token)]
+        return head, held[0] if held else None
+
     def load(self, game_id: UUID, head: StreamHead) -> Table:
         return self.s.tables[game_id]
 

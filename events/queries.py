@@ -27,6 +27,15 @@ class Queries:
         with self._pool.connection() as conn:
             return self._repository.load(conn, game_id)
 
+    def game_as(self, game_id: UUID, token: str | None) -> tuple[Table, int, int | None]:
+        """The table at its latest version and the seat `token` acts for (None: no token, or it
+        acts for no seat). One statement reads the version and the seat; when this process's
+        cache holds that version, as it does for a game it just wrote, that is all."""
+        with self._pool.connection() as conn:
+            version, seat = seat_tokens.version_and_seat(conn, game_id, token)
+            table, version = self._repository.load(conn, game_id, current_version=version)
+        return table, version, seat
+
     def events(self, game_id: UUID, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         with self._pool.connection() as conn:
             return store.read_stream(conn, game_id, after=after, limit=limit)

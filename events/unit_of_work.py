@@ -46,6 +46,10 @@ class UnitOfWork(Protocol):
         """Locks the game's stream: writers of one game take turns (GameNotFound if none)."""
         ...
 
+    def lock_as(self, game_id: UUID, token: str) -> tuple[StreamHead, int | None]:
+        """Locks the game's stream (as `lock`) and finds the seat `token` acts for (None: none)."""
+        ...
+
     def load(self, game_id: UUID, head: StreamHead) -> Table:
         """The table at the locked head's version."""
         ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify, request
 
-from api.auth import bearer_token, caller_seat
+from api.auth import bearer_token, checked_seat
 from api.games import bp
 from api.games.common import action_body, created
 from api.limits import limited
@@ -13,6 +13,7 @@ from api.rendering import render_event, render_game
 from api.requests import game_uuid, idempotent_request, json_body, query
 from api.schemas.games import ActionSchema, EventsQuery, ReplayQuery
 from api.services import services
+from events.commands import ActionRequest
 from events.errors import GameNotFound
 
 ACTION, EVENTS_QUERY, REPLAY_QUERY = ActionSchema(), EventsQuery(), ReplayQuery()
@@ -21,8 +22,8 @@ ACTION, EVENTS_QUERY, REPLAY_QUERY = ActionSchema(), EventsQuery(), ReplayQuery(
 def _load_for_caller(game_id: str):
     game = game_uuid(game_id)
     token = bearer_token()
-    table, version = services().queries.game(game)
-    return game, table, version, caller_seat(game, token)
+    table, version, seat = services().queries.game_as(game, token)
+    return game, table, version, checked_seat(token, seat)
 
 
 @bp.get("/games/<game_id>")
@@ -45,28 +46,19 @@ def act(game_id: str):
     if token is None:
         _require_game(game)
         raise Problem("unauthorized", "acting needs 'Authorization: Bearer <seat token>'")
-    seat = _seat_or_404(game, token)
-    action = json_body(ACTION)
-    expected = action.pop("expected_version", None)
-    idem = idempotent_request(f"action:{game}:{seat}")
-    result = services().commands.act(game, seat, action, expected, idem)
+
+    def read(seat: int) -> ActionRequest:
+        action = json_body(ACTION)
+        expected = action.pop("expected_version", None)
+        return ActionRequest(action, expected, idempotent_request(f"action:{game}:{seat}"))
+
+    seat, result = services().commands.act_as(game, token, read)
     return created(action_body(result, seat))
 
 
 def _require_game(game) -> None:
     if not services().queries.exists(game):
         raise GameNotFound(game)
-
-
-def _seat_or_404(game, token: str) -> int:
-    """The token's seat; an unknown game is a 404 rather than a 401."""
-    try:
-        seat = caller_seat(game, token)
-    except Problem:
-        _require_game(game)
-        raise
-    assert seat is not None  # a token was given: a seat, or a 401 above
-    return seat
 
 
 @bp.get("/games/<game_id>/events")

@@ -16,6 +16,10 @@ from uuid import UUID
 import psycopg
 from psycopg.rows import tuple_row
 
+from events.errors import GameNotFound
+from events.postgres import store
+from events.records import StreamHead
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)
@@ -49,6 +53,42 @@ def seat_for(conn: psycopg.Connection, game_id: UUID, token: str) -> int | None:
         .fetchone()
     )
     return None if row is None else row[0]
+
+
+# The seat a token hash acts for at a game (NULL: none), as a column beside the stream row's.
+_SEAT_OF_TOKEN = (
+    "(SELECT seat FROM seat_tokens t WHERE t.game_id = s.game_id AND t.token_hash = %s)"
+)
+
+
+def version_and_seat(
+    conn: psycopg.Connection, game_id: UUID, token: str | None
+) -> tuple[int, int | None]:
+    """The game's version and the seat `token` acts for (None: no token, or it acts for no
+    seat), in one statement: a read learns both in one round trip (GameNotFound if no game)."""
+    if token is None:
+        return store.stream_row(conn, game_id, "version")[0], None
+    query = f"SELECT s.version, {_SEAT_OF_TOKEN} FROM streams s WHERE s.game_id = %s"
+    return _row_or_raise(conn, query, token, game_id)
+
+
+def lock_as(conn: psycopg.Connection, game_id: UUID, token: str) -> tuple[StreamHead, int | None]:
+    """Locks the stream row (store.lock_stream) and finds the seat `token` acts for, in one
+    statement: an action learns who acts in the round trip that takes the game's lock."""
+    query = (
+        f"SELECT s.version, s.head_hash, s.chain_format, {_SEAT_OF_TOKEN}"
+        " FROM streams s WHERE s.game_id = %s FOR NO KEY UPDATE OF s"
+    )
+    version, head, chain_format, seat = _row_or_raise(conn, query, token, game_id)
+    return StreamHead(version, head, chain_format), seat
+
+
+def _row_or_raise(conn: psycopg.Connection, query: str, token: str, game_id: UUID) -> tuple:
+    cur = conn.cursor(row_factory=tuple_row)
+    row = cur.execute(query, (token_hash(token), game_id)).fetchone()
+    if row is None:
+        raise GameNotFound(game_id)
+    return row
 
 
 def save_invite(conn: psycopg.Connection, game_id: UUID, seat: int, invite: str) -> None:

@@ -59,6 +59,9 @@ class PostgresUnitOfWork:
     def lock(self, game_id: UUID) -> StreamHead:
         return store.lock_stream(self.conn, game_id)
 
+    def lock_as(self, game_id: UUID, token: str) -> tuple[StreamHead, int | None]:
+        return seat_tokens.lock_as(self.conn, game_id, token)
+
     def load(self, game_id: UUID, head: StreamHead) -> Table:
         table, _ = self._repository.load(self.conn, game_id, current_version=head.version)
         self._status[game_id] = table.status

@@ -1,0 +1,87 @@
+"""What the action path asks of Postgres. A client plays a turn as a GET of the game and a POST
+of its action; each statement is a round trip to the database and CPU on both sides, so the
+hot path keeps them few: the token's seat is read with the game's version (GET) or with the
+game's lock (POST), never by a statement of its own."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
+
+import psycopg
+import pytest
+
+from tests.api.play import action_from, auth, create_game, humans, tokens_of
+
+
+@contextmanager
+def round_trips(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Counts the round trips to Postgres while open: each wait on a connection whose work had
+    to wait for the server (a statement, BEGIN, COMMIT); a no-op, such as committing an idle
+    connection, does not count."""
+    count = [0]
+    wait = psycopg.Connection.wait
+
+    def counting(self, gen, *args, **kwargs):
+        return wait(self, _counted(gen, count), *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(psycopg.Connection, "wait", counting)
+        yield count
+
+
+def _counted(gen: Generator, count: list[int]) -> Generator:
+    """`gen`, passed through, adding one to `count` if it ever waits for the server."""
+    try:
+        item = next(gen)
+    except StopIteration as done:
+        return done.value
+    count[0] += 1
+    while True:
+        try:
+            try:
+                sent = yield item
+            except BaseException as error:  # handed on to the generator, as `yield from` does
+                item = gen.throw(error)
+            else:
+                item = gen.send(sent)
+        except StopIteration as done:
+            return done.value
+
+
+def a_four_human_game(client) -> tuple[str, dict[int, str], dict]:
+    created = create_game(client, "trick_and_snipers", humans(4))
+    game_id, tokens = created["id"], tokens_of(created)
+    view = client.get(f"/games/{game_id}", headers=auth(tokens[0])).get_json()
+    return game_id, tokens, view
+
+
+def test_reading_a_game_this_process_just_wrote_is_one_statement(client, monkeypatch):
+    game_id, tokens, _ = a_four_human_game(client)
+    with round_trips(monkeypatch) as count:
+        response = client.get(f"/games/{game_id}", headers=auth(tokens[2]))
+    assert response.status_code == 200 and response.get_json()["you"]["seat"] == 2
+    assert count[0] == 1
+
+
+def test_an_action_is_begin_lock_append_commit(client, monkeypatch):
+    game_id, tokens, view = a_four_human_game(client)
+    action = action_from(view["you"]["legal_actions"][0], random.Random(1))
+    with round_trips(monkeypatch) as count:
+        response = client.post(f"/games/{game_id}/actions", json=action, headers=auth(tokens[0]))
+    assert response.status_code == 201
+    assert count[0] == 4
+
+
+def test_a_wrong_token_is_refused_with_the_lock_it_took_and_changes_nothing(client, monkeypatch):
+    game_id, tokens, view = a_four_human_game(client)
+    other, other_tokens, _ = a_four_human_game(client)
+    with round_trips(monkeypatch) as count:
+        response = client.post(
+            f"/games/{game_id}/actions", json={"type": "x"}, headers=auth(other_tokens[0])
+        )
+    assert response.status_code == 401
+    assert count[0] == 3  # BEGIN, the lock with the token's seat, ROLLBACK
+    after = client.get(f"/games/{game_id}", headers=auth(tokens[0])).get_json()
+    assert after["version"] == view["version"]
