@@ -6,6 +6,7 @@ game's lock (POST), never by a statement of its own."""
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 
@@ -17,13 +18,16 @@ from tests.api.play import action_from, auth, create_game, humans, tokens_of
 
 @contextmanager
 def round_trips(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Counts the round trips to Postgres while open: each wait on a connection whose work had
-    to wait for the server (a statement, BEGIN, COMMIT); a no-op, such as committing an idle
-    connection, does not count."""
+    """Counts the round trips to Postgres that serving a request makes while open: each wait on
+    a connection whose work had to wait for the server (a statement, BEGIN, COMMIT); a no-op,
+    such as committing an idle connection, does not count, nor do other threads' waits."""
     count = [0]
     wait = psycopg.Connection.wait
+    serving = threading.get_ident()  # the test client serves the request in this thread
 
     def counting(self, gen, *args, **kwargs):
+        if threading.get_ident() != serving:  # e.g. the stream notifier's LISTEN connection
+            return wait(self, gen, *args, **kwargs)
         return wait(self, _counted(gen, count), *args, **kwargs)
 
     with monkeypatch.context() as patch:
