@@ -8,9 +8,9 @@ from flask import request
 
 from api.problems import Problem
 from api.services import services
+from events.errors import INVALID_TOKEN
 
 MAX_TOKEN_LENGTH = 256
-INVALID_TOKEN = "this token is not valid for this game"
 
 
 def bearer_token() -> str | None:

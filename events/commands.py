@@ -109,7 +109,7 @@ class Commands:
         with self._units() as uow:
             head, seat = uow.lock_as(game_id, token)
             if seat is None:
-                raise Unauthorized("this token is not valid for this game")
+                raise Unauthorized()
             request = read(seat)
             if request.idem and (replay := self._replies.claim(uow, request.idem)):
                 return seat, replay

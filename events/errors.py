@@ -65,7 +65,13 @@ class Forbidden(ApplicationError):
     code = "forbidden"
 
 
+INVALID_TOKEN = "this token is not valid for this game"
+
+
 class Unauthorized(ApplicationError):
     """The caller's token acts for no seat of this game."""
 
     code = "unauthorized"
+
+    def __init__(self, message: str = INVALID_TOKEN) -> None:
+        super().__init__(message)

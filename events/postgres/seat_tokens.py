@@ -16,7 +16,6 @@ from uuid import UUID
 import psycopg
 from psycopg.rows import tuple_row
 
-from events.errors import GameNotFound
 from events.postgres import store
 from events.records import StreamHead
 
@@ -67,28 +66,20 @@ def version_and_seat(
     """The game's version and the seat `token` acts for (None: no token, or it acts for no
     seat), in one statement: a read learns both in one round trip (GameNotFound if no game)."""
     if token is None:
-        return store.stream_row(conn, game_id, "version")[0], None
-    query = f"SELECT s.version, {_SEAT_OF_TOKEN} FROM streams s WHERE s.game_id = %s"
-    return _row_or_raise(conn, query, token, game_id)
+        return store.stream_row(conn, game_id, "s.version")[0], None
+    columns = f"s.version, {_SEAT_OF_TOKEN}"
+    version, seat = store.stream_row(conn, game_id, columns, column_params=(token_hash(token),))
+    return version, seat
 
 
 def lock_as(conn: psycopg.Connection, game_id: UUID, token: str) -> tuple[StreamHead, int | None]:
     """Locks the stream row (store.lock_stream) and finds the seat `token` acts for, in one
     statement: an action learns who acts in the round trip that takes the game's lock."""
-    query = (
-        f"SELECT s.version, s.head_hash, s.chain_format, {_SEAT_OF_TOKEN}"
-        " FROM streams s WHERE s.game_id = %s FOR NO KEY UPDATE OF s"
+    columns = f"s.version, s.head_hash, s.chain_format, {_SEAT_OF_TOKEN}"
+    version, head, chain_format, seat = store.stream_row(
+        conn, game_id, columns, " FOR NO KEY UPDATE OF s", column_params=(token_hash(token),)
     )
-    version, head, chain_format, seat = _row_or_raise(conn, query, token, game_id)
     return StreamHead(version, head, chain_format), seat
-
-
-def _row_or_raise(conn: psycopg.Connection, query: str, token: str, game_id: UUID) -> tuple:
-    cur = conn.cursor(row_factory=tuple_row)
-    row = cur.execute(query, (token_hash(token), game_id)).fetchone()
-    if row is None:
-        raise GameNotFound(game_id)
-    return row
 
 
 def save_invite(conn: psycopg.Connection, game_id: UUID, seat: int, invite: str) -> None:

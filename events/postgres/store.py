@@ -65,10 +65,18 @@ def lock_stream(conn: psycopg.Connection, game_id: UUID) -> StreamHead:
     return StreamHead(version, head, chain_format)
 
 
-def stream_row(conn: psycopg.Connection, game_id: UUID, columns: str, lock: str = "") -> tuple:
-    """The named columns of a game's stream row (GameNotFound if there is none)."""
-    query = f"SELECT {columns} FROM streams WHERE game_id = %s{lock}"
-    row = conn.cursor(row_factory=tuple_row).execute(query, (game_id,)).fetchone()
+def stream_row(
+    conn: psycopg.Connection,
+    game_id: UUID,
+    columns: str,
+    lock: str = "",
+    column_params: tuple = (),
+) -> tuple:
+    """The named columns of a game's stream row `s` (GameNotFound if there is none);
+    `column_params` fill the placeholders the columns hold, if any."""
+    query = f"SELECT {columns} FROM streams s WHERE s.game_id = %s{lock}"
+    params = (*column_params, game_id)
+    row = conn.cursor(row_factory=tuple_row).execute(query, params).fetchone()
     if row is None:
         raise GameNotFound(game_id)
     return row
