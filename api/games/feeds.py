@@ -25,10 +25,11 @@ from domain.table import Table
 from events.queries import Queries
 from events.records import StoredEvent
 
-# Recent events a feed holds (each with its render per viewer). Live streams follow the head;
-# one further behind (a burst, a resuming client) is served from the read that found it so,
-# rendered for it alone. A larger window mostly held games' pasts in memory: in the soak, the
-# windows of 200 live games (64 events each) were what the API workers grew by for minutes.
+# Events a feed holds from before its latest read (each with its render per viewer), beside
+# all that read brought. Live streams follow the head; one further behind (a resuming client)
+# is served from the read that found it so, rendered for it alone. A larger window mostly held
+# games' pasts in memory: in the soak, the windows of 200 live games (64 events each) were
+# what the API workers grew by for minutes.
 KEEP = 16
 RECENT_FEEDS = 16  # feeds kept after their last stream ended (a client reconnecting soon)
 
@@ -54,6 +55,10 @@ class _Snapshot:
     table: Table
     latest: int  # the game's version when read; `held` < `latest` after a partial read
     rendered: dict[tuple[int, int | None], str] = field(default_factory=dict)
+    finished: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.finished = self.table.status == "finished"  # asked by every stream that reads
 
     @property
     def held(self) -> int:
@@ -90,7 +95,7 @@ class GameFeed:
         events = [e for e in snapshot.events if e.version > after][: self._batch]
         rendered = [self._render(snapshot, e, viewer) for e in events]
         last = events[-1].version if events else after
-        return Reading(rendered, _more(last, snapshot.latest, snapshot.table))
+        return Reading(rendered, _more(last, snapshot.latest, snapshot.finished))
 
     def _current(self, after: int, generation: object) -> _Snapshot | None:
         old = self._snapshot
@@ -103,9 +108,12 @@ class GameFeed:
         stored, table, latest = self._queries.events_then_game(self._game_id, since, self._batch)
         kept = old.events if extend and old is not None else []
         rendered = old.rendered if extend and old is not None else {}
-        if table.status == "finished" and (old is None or old.table.status != "finished"):
+        if table.status == "finished" and (old is None or not old.finished):
             rendered = {}  # once it is over, every event is shown in full
-        events = (kept + stored)[-self._keep :]
+        # The new events all stay, however many a burst brought (a deal is a dozen): every
+        # stream that was at the window's head is still covered, so a game's hundred streams
+        # share this read rather than each going to the store. Older ones beyond `keep` go.
+        events = kept[-self._keep :] + stored if extend else stored[-self._keep :]
         if events and rendered:  # forget renders of events that left the window
             first = events[0].version
             rendered = {key: shown for key, shown in rendered.items() if key[0] >= first}
@@ -135,13 +143,13 @@ class GameFeed:
         stored, table, version = self._queries.events_then_game(self._game_id, after, self._batch)
         events = [(e.version, sse_event(render_event(table, e, viewer))) for e in stored]
         last = stored[-1].version if stored else after
-        return Reading(events, _more(last, version, table))
+        return Reading(events, _more(last, version, table.status == "finished"))
 
 
-def _more(last: int, version: int, table: Table) -> bool | None:
+def _more(last: int, version: int, finished: bool) -> bool | None:
     if last < version:
         return True
-    return None if table.status == "finished" else False
+    return None if finished else False
 
 
 class Feeds:

@@ -48,9 +48,9 @@ def event_stream(
         last_comment = started
         while True:
             reading = feed.read(last, spec.viewer, notifier.generation(spec.game_id))
-            for version, text in reading.events:
-                yield text
-                last = version
+            if reading.events:  # one write for all of them: most often one event, at times a deal
+                yield "".join(text for _, text in reading.events)
+                last = reading.events[-1][0]
             if reading.more is None or notifier.closed:
                 return  # the game is over and its final event has been sent, or shutting down
             now = time.monotonic()

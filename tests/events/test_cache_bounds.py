@@ -6,6 +6,7 @@ per-game waiters and generations (events/postgres/notifications.py)."""
 from __future__ import annotations
 
 import gc
+import random
 import uuid
 from types import SimpleNamespace
 
@@ -15,6 +16,7 @@ from api.games.feeds import Feeds, GameFeed
 from domain import table as tables
 from domain.games import get_game_type
 from domain.table_snapshot import table_to_json
+from domain.templates import action_from_template
 from events import bootstrap as bootstrap_module
 from events.bootstrap import Cardroom, bootstrap
 from events.postgres.notifications import GameNotifier
@@ -148,9 +150,7 @@ def test_a_feed_a_stream_still_reads_stays_shared_however_many_games_came_after(
 
 
 @pytest.mark.parametrize("batch", [3, 10])  # reads smaller, and larger, than the window
-def test_a_feed_holds_at_most_its_window_of_events_and_renders_and_still_serves_every_event(
-    cardroom, batch
-):
+def test_a_feed_holds_at_most_its_window_and_one_read_and_still_serves_every_event(cardroom, batch):
     keep = 4
     game_id = dealt_table(cardroom)
     version = len(cardroom.queries.events(game_id))
@@ -160,7 +160,50 @@ def test_a_feed_holds_at_most_its_window_of_events_and_renders_and_still_serves_
     for viewer in viewers:
         assert read_all(feed, viewer, generation=1) == list(range(1, version + 1))
         events, renders = feed.sizes()
-        assert events <= keep and renders <= keep * len(viewers)
+        assert events <= keep + batch and renders <= (keep + batch) * len(viewers)
+
+
+class CountedReads:
+    """The queries, counting the store reads a feed makes."""
+
+    def __init__(self, queries) -> None:
+        self.queries = queries
+        self.reads = 0
+
+    def events_then_game(self, game_id: uuid.UUID, after: int, limit: int):
+        self.reads += 1
+        return self.queries.events_then_game(game_id, after, limit)
+
+
+def play_actions(cardroom: Cardroom, game_id: uuid.UUID, count: int) -> None:
+    """`count` actions, each the first legal action of a seat that may act."""
+    rng = random.Random(count)
+    for _ in range(count):
+        table, version = cardroom.queries.game(game_id)
+        seat = next(s for s in range(SEATS) if table.game_type.legal_actions(table.game, s))
+        template = table.game_type.legal_actions(table.game, seat)[0]
+        action = action_from_template(template, rng)
+        cardroom.commands.act(game_id, seat, action, expected_version=version)
+
+
+def test_a_burst_longer_than_the_window_is_one_read_for_every_stream_at_the_head(cardroom):
+    # Given streams of every viewer at the head of a feed that keeps 4 past events
+    keep = 4
+    game_id = dealt_table(cardroom)
+    counted = CountedReads(cardroom.queries)
+    feed = GameFeed(game_id, counted, batch=50, keep=keep)  # type: ignore[arg-type]
+    viewers: list[int | None] = [None, *range(SEATS)]
+    head = {viewer: read_all(feed, viewer, generation=1)[-1] for viewer in viewers}
+    # When the game gains more events than the window keeps, all at once
+    play_actions(cardroom, game_id, 2 * keep)
+    version = len(cardroom.queries.events(game_id))
+    assert version - max(head.values()) > keep
+    counted.reads = 0
+    # Then every viewer's streams get every new event from one read of the store
+    for viewer in viewers * 3:
+        reading = feed.read(head[viewer], viewer, generation=2)
+        assert [v for v, _ in reading.events] == list(range(head[viewer] + 1, version + 1))
+    assert counted.reads == 1
 
 
 def test_the_notifier_forgets_a_game_once_its_last_stream_closed(database_url):
