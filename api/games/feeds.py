@@ -8,15 +8,18 @@ one read and then use it).
 
 Staleness is known from the notifier: each NOTIFY for a game bumps its generation, and a feed
 read at generation g is current while the generation is still g. That is only true while the
-notifier listens; when it does not, every read goes to the store, as before feeds existed.
+notifier listens; when it does not, streams poll, and a read is current for POLL_SHARE_SECONDS:
+the polls of a game's streams within that time share it.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from uuid import UUID
 
@@ -32,6 +35,9 @@ from events.records import StoredEvent
 # what the API workers grew by for minutes.
 KEEP = 16
 RECENT_FEEDS = 16  # feeds kept after their last stream ended (a client reconnecting soon)
+# While the notifier is not listening, streams poll (every second or so): reads within this
+# long of each other share one read, or an outage would turn every stream's poll into a read.
+POLL_SHARE_SECONDS = 0.25
 
 
 def sse_event(event: dict) -> str:
@@ -75,8 +81,16 @@ class _Snapshot:
 
 
 class GameFeed:
-    def __init__(self, game_id: UUID, queries: Queries, batch: int, keep: int = KEEP) -> None:
+    def __init__(
+        self,
+        game_id: UUID,
+        queries: Queries,
+        batch: int,
+        keep: int = KEEP,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._game_id = game_id
+        self._clock = clock
         self._queries = queries
         self._batch = batch
         self._keep = keep
@@ -86,8 +100,8 @@ class GameFeed:
     def read(self, after: int, viewer: int | None, generation: object | None) -> Reading:
         """Events after `after` for `viewer`. `generation`: the notifier's generation for this
         game, taken before this call; None when the notifier is not listening."""
-        if generation is None:  # no notifications, so no way to know a feed is current
-            return self._read_store(after, viewer)
+        if generation is None:  # nothing notified: a read is current for a moment only
+            generation = ("polled", int(self._clock() // POLL_SHARE_SECONDS))
         with self._lock:
             snapshot = self._current(after, generation)
         if snapshot is None:  # behind the feed's window: straight from the store

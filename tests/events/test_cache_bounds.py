@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from api.games.feeds import Feeds, GameFeed
+from api.games.feeds import POLL_SHARE_SECONDS, Feeds, GameFeed
 from domain import table as tables
 from domain.games import get_game_type
 from domain.table_snapshot import table_to_json
@@ -204,6 +204,31 @@ def test_a_burst_longer_than_the_window_is_one_read_for_every_stream_at_the_head
         reading = feed.read(head[viewer], viewer, generation=2)
         assert [v for v, _ in reading.events] == list(range(head[viewer] + 1, version + 1))
     assert counted.reads == 1
+
+
+def test_while_nothing_is_notified_the_polls_of_a_games_streams_share_a_read(cardroom):
+    # Given a feed whose notifier is not listening (generation None), streams at its head
+    now = [100.0]
+    game_id = dealt_table(cardroom)
+    counted = CountedReads(cardroom.queries)
+    feed = GameFeed(game_id, counted, batch=50, clock=lambda: now[0])  # type: ignore[arg-type]
+    viewers: list[int | None] = [None, *range(SEATS)]
+    head = len(cardroom.queries.events(game_id))
+    # When every stream of every viewer polls at one moment, after a commit
+    play_actions(cardroom, game_id, 1)
+    committed = len(cardroom.queries.events(game_id))
+    counted.reads = 0
+    readings = [feed.read(head, viewer, None) for viewer in viewers * 3]
+    # Then they share one read of the store, and each got the new events
+    assert counted.reads == 1
+    assert all([v for v, _ in r.events] == list(range(head + 1, committed + 1)) for r in readings)
+    # And a poll a moment later reads the store again: it may hold a newer commit
+    play_actions(cardroom, game_id, 1)
+    later = len(cardroom.queries.events(game_id))
+    now[0] += POLL_SHARE_SECONDS
+    polled = feed.read(committed, None, None)
+    assert [v for v, _ in polled.events] == list(range(committed + 1, later + 1))
+    assert counted.reads == 2
 
 
 def test_the_notifier_forgets_a_game_once_its_last_stream_closed(database_url):
