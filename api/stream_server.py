@@ -3,10 +3,11 @@ STREAM_PROCESSES of them (and starts one again if it dies: api/stream_process.py
 hand them open event streams, each game's to one of them (api/stream_handoff.py), and they
 serve them until they end.
 
-It serves each stream exactly as a worker would (api/games/live.py: the same feeds, renders,
-resume, heartbeats and `STREAM_MAX_SECONDS`), on gevent: a stream is a greenlet and a socket.
-Only the HTTP framing is its own: the head the worker's app made, then chunked transfer coding
-(HTTP/1.1) or the body up to the connection's close (HTTP/1.0), and `Connection: close`.
+It serves each stream as a worker would (api/games/live.py: the same feeds, renders, resume,
+heartbeats and `STREAM_MAX_SECONDS`), on gevent, but fans events out per game: one greenlet per
+game writes to all of its streams (api/stream_rooms.py). The HTTP framing is its own too: the
+head the worker's app made, then chunked transfer coding (HTTP/1.1) or the body up to the
+connection's close (HTTP/1.0), and `Connection: close`.
 
 Its streams count in its own row of the server's counts (api/stream_capacity.py), so MAX_STREAMS
 stays one server's capacity. SIGTERM ends every stream at once, cleanly: its last chunk is sent
@@ -25,9 +26,10 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Iterator
+import time
 from dataclasses import dataclass
 from email.utils import formatdate
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -38,11 +40,12 @@ from gevent.server import StreamServer
 
 from api import create_app
 from api.games.feeds import Feeds
-from api.games.live import BATCH, StreamSpec, event_stream
+from api.games.live import BATCH, StreamSpec, preamble
 from api.games.stream import client_slots
 from api.stream_capacity import StreamCounts, stream_row
 from api.stream_handoff import ACCEPTED, LENGTH
 from api.stream_process import counts_path, socket_path
+from api.stream_rooms import Member, Rooms, framed
 from api.stream_writes import write
 from events.postgres.notifications import GameNotifier
 from events.settings import Settings, settings_or_exit
@@ -75,8 +78,7 @@ class Handed:
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
     def framed(self, text: str) -> bytes:
-        data = text.encode()
-        return data if self.http10 else b"%x\r\n%s\r\n" % (len(data), data)
+        return framed(text, self.http10)
 
     def last(self) -> bytes:
         return b"" if self.http10 else b"0\r\n\r\n"
@@ -111,7 +113,9 @@ class Streams:
         self._counts = counts
         self.notifier = GameNotifier(settings.database_url)
         self._slots = client_slots(settings, services.redis)
-        self._feeds = Feeds(services.queries, BATCH)
+        self._rooms = Rooms(
+            self.notifier, Feeds(services.queries, BATCH), settings.stream_heartbeat_seconds
+        )
         self.open = Pool()  # no bound: MAX_STREAMS bounds it
 
     def accept(self, conn: socket.socket, _address: Any) -> None:
@@ -160,26 +164,20 @@ class Streams:
             raise
 
     def _serve(self, stream: Handed, client: socket.socket) -> None:
-        body: Iterator[str] = event_stream(
-            stream.spec,
-            self._feeds.of(stream.spec.game_id),
-            self.notifier,
-            lambda: self._slots.refresh(stream.slot, stream.owners),
-        )
+        """The head and the preamble, then the stream's room sends it its events."""
+        alive = partial(self._slots.refresh, stream.slot, stream.owners)
+        member = Member(stream.spec, client, stream.http10, alive, time.monotonic())
         try:
-            first = next(body, None)
-            write(client, stream.head() + (stream.framed(first) if first is not None else b""))
-            for text in body:
-                write(client, stream.framed(text))
+            write(client, stream.head() + stream.framed(preamble(stream.spec)))
+            self._rooms.join(member)
+            member.serve()
             write(client, stream.last())
         except OSError:
             pass  # the client left: nothing to tell it
         except Exception:
             log.exception("a stream failed")
         finally:
-            close = getattr(body, "close", None)
-            if close is not None:
-                close()
+            member.end()  # its room lets it go
             client.close()
 
 

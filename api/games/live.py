@@ -33,6 +33,11 @@ def sse_comment(text: str) -> str:
     return f": {text}\n\n"
 
 
+def preamble(spec: StreamSpec) -> str:
+    """A stream's first piece: how soon to reconnect, and where it starts."""
+    return f"retry: {RETRY_MS}\n" + sse_comment(f"events after version {spec.after}")
+
+
 def event_stream(
     spec: StreamSpec,
     feed: GameFeed,
@@ -43,7 +48,7 @@ def event_stream(
     event has been sent (or `max_seconds` pass, or the server shuts down). Subscribes before
     the first read, so no commit can slip between that read and the wait."""
     with notifier.subscribe(spec.game_id) as subscription:
-        yield f"retry: {RETRY_MS}\n" + sse_comment(f"events after version {spec.after}")
+        yield preamble(spec)
         last, started = spec.after, time.monotonic()
         last_comment = started
         while True:

@@ -228,8 +228,10 @@ def test_each_games_streams_go_to_one_of_several_stream_processes(settings):
         while not (len(found := stream_processes(master)) == 2 and all(map(_listening, found))):
             assert time.monotonic() < deadline, "two stream processes did not start"
             time.sleep(0.1)
-        games = [new_table(running.port)[0] for _ in range(8)]
-        socks = {game: open_streams(running.port, game, 3)[1] for game in games}
+        # A game goes by its id: 8 games all went to one process once in 128 runs, 16 do once
+        # in 32,768.
+        games = [new_table(running.port)[0] for _ in range(16)]
+        socks = {game: open_streams(running.port, game, 2)[1] for game in games}
         time.sleep(0.3)  # each worker has let go of what it handed off
         try:
             held = {game: set().union(*(holders(master, s) for s in socks[game])) for game in games}
@@ -238,8 +240,27 @@ def test_each_games_streams_go_to_one_of_several_stream_processes(settings):
                 held,
                 streamers,
             )
-            assert set().union(*held.values()) == streamers  # 8 games: both are used
+            assert set().union(*held.values()) == streamers  # both are used
         finally:
             for opened in socks.values():
                 for sock in opened:
                     sock.close()
+
+
+def test_a_stream_process_ends_a_stream_on_time_at_stream_max_seconds(settings):
+    environment_ = environment(STREAM_MAX_SECONDS="1", STREAM_HEARTBEAT_SECONDS="0.3")
+    with gunicorn_serving(settings, **environment_) as running:
+        master = psutil.Process(running.process.pid)
+        streamer = wait_for_stream_process(master)
+        game_id, _ = new_table(running.port)
+        started = time.monotonic()
+        sock = open_stream(running.port, game_id)
+        try:
+            assert holding(streamer, running.port) == 1
+            body = read_until(sock, b"0\r\n\r\n", 5)
+            took = time.monotonic() - started
+        finally:
+            sock.close()
+    assert body.endswith(b"0\r\n\r\n") and b"event: DeckSealed" in body
+    assert body.count(b": keep-alive") >= 2  # its heartbeats came meanwhile
+    assert 0.9 <= took < 2.0, f"the stream ended after {took:.2f} s"
