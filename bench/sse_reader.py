@@ -83,11 +83,18 @@ class Reader:
         self.writers: set[asyncio.StreamWriter] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.done = asyncio.Event()
+        self.parent_gone = False
 
     # --- commands --------------------------------------------------------------------------
 
     def on_command(self) -> None:
-        command = self.conn.recv()
+        try:
+            command = self.conn.recv()
+        except (EOFError, OSError):  # the bench is gone: stop, or its pipe stays readable and
+            self.parent_gone = True  # this callback spins a core for as long as we live
+            asyncio.get_running_loop().remove_reader(self.conn.fileno())
+            self.done.set()
+            return
         kind = command[0]
         if kind == "open":
             self.status.pending += len(command[1])  # counted now: the next status sees them
@@ -247,13 +254,15 @@ class Reader:
         loop = asyncio.get_running_loop()
         loop.add_reader(self.conn.fileno(), self.on_command)
         await self.done.wait()
-        loop.remove_reader(self.conn.fileno())
+        if not self.parent_gone:
+            loop.remove_reader(self.conn.fileno())
         for writer in list(self.writers):
             writer.close()
         for task in list(self.tasks):
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-        self.conn.send(self.status)
+        if not self.parent_gone:
+            self.conn.send(self.status)
 
 
 def retry_after(head: bytes) -> float:
