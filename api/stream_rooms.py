@@ -171,7 +171,7 @@ class Room:
                     member.end()
             more = more or bool(reading.more)
         for member in self.members:
-            if notifier.closed or _past_max(member, now):
+            if notifier.closed or member.spec.ended(member.started, now):
                 member.end()
         self.members = [member for member in self.members if not member.ended]
         if more:
@@ -183,9 +183,7 @@ class Room:
         for member in self.members:
             if now - member.last_comment >= member.spec.heartbeat:
                 member.beat(now)
-            wait = min(wait, member.last_comment + member.spec.heartbeat - now)
-            if member.spec.max_seconds:  # never sleep past a stream's end
-                wait = min(wait, member.started + member.spec.max_seconds - now)
+            wait = min(wait, member.spec.next_due(member.started, member.last_comment, now))
         return max(0.0, wait)
 
 
@@ -211,10 +209,6 @@ def _send(members: list[Member], text: str) -> None:
         if data is None:
             data = by_framing[member.http10] = framed(text, member.http10)
         member.offer(data)
-
-
-def _past_max(member: Member, now: float) -> bool:
-    return bool(member.spec.max_seconds) and now - member.started >= member.spec.max_seconds
 
 
 class Rooms:

@@ -7,9 +7,8 @@ import socket
 
 
 def write(client: socket.socket, data: bytes) -> None:
-    """All of `data`, most often in one send: an event fits the socket's buffer unless the
-    client has stopped reading. gevent's sendall would first ask the socket its buffer size
-    (a system call) and arm a timeout, for every event of every stream."""
+    """All of `data` (a stream's head, or its last chunk), most often in one send. gevent's
+    sendall would first ask the socket its buffer size (a system call) and arm a timeout."""
     sent = client.send(data)
     if sent < len(data):
         client.sendall(data[sent:])

@@ -28,6 +28,16 @@ class StreamSpec:
     heartbeat: float
     max_seconds: float  # 0: until the game ends
 
+    def ended(self, started: float, now: float) -> bool:
+        """Whether a stream opened at `started` has reached `max_seconds`."""
+        return bool(self.max_seconds) and now - started >= self.max_seconds
+
+    def next_due(self, started: float, last_comment: float, now: float) -> float:
+        """Seconds until its next heartbeat, or its end if that comes first: a stream never
+        sleeps past either."""
+        due = last_comment + self.heartbeat - now
+        return min(due, started + self.max_seconds - now) if self.max_seconds else due
+
 
 def sse_comment(text: str) -> str:
     return f": {text}\n\n"
@@ -59,7 +69,7 @@ def event_stream(
             if reading.more is None or notifier.closed:
                 return  # the game is over and its final event has been sent, or shutting down
             now = time.monotonic()
-            if spec.max_seconds and now - started >= spec.max_seconds:
+            if spec.ended(started, now):
                 return
             if reading.more:
                 continue
@@ -67,7 +77,7 @@ def event_stream(
                 yield sse_comment("keep-alive")
                 alive()  # the stream's slot counts it as open while it beats
                 last_comment = now
-            wait = min(notifier.poll_timeout(spec.heartbeat), last_comment + spec.heartbeat - now)
-            if spec.max_seconds:  # never sleep past the stream's end
-                wait = min(wait, started + spec.max_seconds - now)
+            wait = min(
+                notifier.poll_timeout(spec.heartbeat), spec.next_due(started, last_comment, now)
+            )
             subscription.wait(max(0.0, wait))
