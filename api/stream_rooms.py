@@ -10,8 +10,10 @@ gets the rest from its stream's own greenlet, so it never holds up the others; o
 PENDING_LIMIT behind is let go, and resumes with Last-Event-ID.
 
 What a stream receives is what api/games/live.py sends: the same events from the same feeds,
-heartbeats (each stream's own, every `heartbeat` seconds from its start), the end of the game,
-`max_seconds`, and an end as soon as the server shuts down.
+a heartbeat comment at least every `heartbeat` seconds, the end of the game, `max_seconds`, and
+an end as soon as the server shuts down. A room beats its streams together: whenever one is due,
+so is every other due within BEAT_SLACK of a heartbeat. Streams join at any moment, and beating
+each on its own woke the room once per stream per heartbeat; grouped, a room wakes a few times.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import logging
 import socket
 import time
 from collections import defaultdict
-from collections.abc import Callable
 from uuid import UUID
 
 import gevent
@@ -32,6 +33,8 @@ from events.postgres.notifications import GameNotifier, Subscription
 
 log = logging.getLogger("cardroom.streams")
 PENDING_LIMIT = 1 << 20  # bytes a stream may fall behind its socket before it is let go
+BEAT_SLACK = 0.25  # of a heartbeat: how early a stream may beat along with another one due
+KEEP_ALIVE = sse_comment("keep-alive")
 
 
 class Member:
@@ -43,7 +46,6 @@ class Member:
         spec: StreamSpec,
         client: socket.socket,
         http10: bool,
-        alive: Callable[[], None],
         now: float,
     ) -> None:
         self.spec = spec
@@ -53,10 +55,8 @@ class Member:
         self.last_comment = now
         self.ended = False
         self._client = client
-        self._alive = alive
         self._pending = bytearray()
         self._writing = False  # the stream's greenlet is sending what the socket did not take
-        self._beat = False
         self._wake = Event()
 
     def offer(self, data: bytes) -> None:
@@ -81,25 +81,21 @@ class Member:
             self._writing = True
             self._wake.set()
 
-    def beat(self, now: float) -> None:
-        self.offer(framed(sse_comment("keep-alive"), self.http10))
+    def beat(self, data: bytes, now: float) -> None:
+        """Offers the heartbeat comment, `data` as framed for this stream."""
+        self.offer(data)
         self.last_comment = now
-        self._beat = True  # the slot's refresh (a Redis call) is made in the stream's greenlet
-        self._wake.set()
 
     def end(self) -> None:
         self.ended = True
         self._wake.set()
 
     def serve(self) -> None:
-        """Until the stream ends: sends what the socket did not take at once, refreshes the
-        stream's slot at its heartbeats. Then the rest, so the last event is not lost."""
+        """Until the stream ends: sends what the socket did not take at once. Then the rest, so
+        the last event is not lost."""
         while True:
             self._wake.wait()
             self._wake.clear()
-            if self._beat:
-                self._beat = False
-                self._alive()
             if self._pending:
                 self._drain()
             if self.ended:
@@ -179,10 +175,15 @@ class Room:
         return self._beat_and_next_wake(notifier, now)
 
     def _beat_and_next_wake(self, notifier: GameNotifier, now: float) -> float:
+        """Beats the streams due, and with them those due within BEAT_SLACK, if any is; returns
+        how long until the next is due."""
         wait = notifier.poll_timeout(self._rooms.heartbeat)
+        if any(now - m.last_comment >= m.spec.heartbeat for m in self.members):
+            beats = _Framings(KEEP_ALIVE)
+            for member in self.members:
+                if now - member.last_comment >= member.spec.heartbeat * (1 - BEAT_SLACK):
+                    member.beat(beats.of(member), now)
         for member in self.members:
-            if now - member.last_comment >= member.spec.heartbeat:
-                member.beat(now)
             wait = min(wait, member.spec.next_due(member.started, member.last_comment, now))
         return max(0.0, wait)
 
@@ -201,14 +202,25 @@ def framed(text: str, http10: bool) -> bytes:
     return data if http10 else b"%x\r\n%s\r\n" % (len(data), data)
 
 
-def _send(members: list[Member], text: str) -> None:
-    """Frames `text` once per framing and offers it to each stream."""
-    by_framing: dict[bool, bytes] = {}
-    for member in members:
-        data = by_framing.get(member.http10)
+class _Framings:
+    """One text framed for each framing its streams use, each framed once."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._framed: dict[bool, bytes] = {}
+
+    def of(self, member: Member) -> bytes:
+        data = self._framed.get(member.http10)
         if data is None:
-            data = by_framing[member.http10] = framed(text, member.http10)
-        member.offer(data)
+            data = self._framed[member.http10] = framed(self._text, member.http10)
+        return data
+
+
+def _send(members: list[Member], text: str) -> None:
+    """Offers `text` to each stream, framed once per framing."""
+    framings = _Framings(text)
+    for member in members:
+        member.offer(framings.of(member))
 
 
 class Rooms:

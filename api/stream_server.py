@@ -29,7 +29,6 @@ import sys
 import time
 from dataclasses import dataclass
 from email.utils import formatdate
-from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -117,6 +116,14 @@ class Streams:
             self.notifier, Feeds(services.queries, BATCH), settings.stream_heartbeat_seconds
         )
         self.open = Pool()  # no bound: MAX_STREAMS bounds it
+        self._owners: dict[str, list[str]] = {}  # each open stream's slot -> its owners
+
+    def keep_slots(self) -> None:
+        """Marks every open stream's slot alive once a heartbeat, all in one Redis round trip,
+        so that only the slots of a process that died go stale."""
+        while True:
+            gevent.sleep(self._settings.stream_heartbeat_seconds)
+            self._slots.refresh_many(list(self._owners.items()))
 
     def accept(self, conn: socket.socket, _address: Any) -> None:
         """One handoff: read it, count the stream, say so, then serve the stream."""
@@ -137,10 +144,12 @@ class Streams:
             return
         finally:
             conn.close()
+        self._owners[stream.slot] = stream.owners
         try:
             self._serve(stream, client)
         finally:
             column[row] = max(0, column[row] - 1)
+            del self._owners[stream.slot]
             self._slots.release(stream.slot, stream.owners)
 
     def _receive(self, conn: socket.socket) -> tuple[Handed, socket.socket]:
@@ -165,8 +174,7 @@ class Streams:
 
     def _serve(self, stream: Handed, client: socket.socket) -> None:
         """The head and the preamble, then the stream's room sends it its events."""
-        alive = partial(self._slots.refresh, stream.slot, stream.owners)
-        member = Member(stream.spec, client, stream.http10, alive, time.monotonic())
+        member = Member(stream.spec, client, stream.http10, time.monotonic())
         try:
             write(client, stream.head() + stream.framed(preamble(stream.spec)))
             self._rooms.join(member)
@@ -234,6 +242,7 @@ def main(argv: list[str]) -> int:
     gevent.signal_handler(signal.SIGTERM, stopping.set)
     gevent.signal_handler(signal.SIGINT, stopping.set)
     gevent.spawn(_stop_when_orphaned, os.getppid(), stopping)
+    gevent.spawn(streams.keep_slots)
     server.start()
     log.info("streams served from %s", socket_path(directory, index))
     stopping.wait()

@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 
 import redis
 
@@ -55,7 +56,28 @@ class StreamSlots:
         return False
 
     def refresh(self, stream: str, owners: Sequence[str]) -> None:
-        self._each(owners, lambda pipe, key: pipe.zadd(key, {stream: time.time()}, xx=True))
+        self.refresh_many([(stream, owners)])
+
+    def refresh_many(self, streams: Iterable[tuple[str, Sequence[str]]]) -> None:
+        """Marks these (stream, owners) alive now, in one round trip with one ZADD per owner: a
+        stream process refreshes all its streams at once, where a call per stream was a Redis
+        round trip per stream per heartbeat."""
+        if self._cap <= 0:
+            return
+        now = time.time()
+        by_key: dict[str, dict[str, float]] = defaultdict(dict)
+        for stream, owners in streams:
+            for owner in owners:
+                by_key[self._key(owner)][stream] = now
+        if not by_key:
+            return
+        try:
+            with self._redis.pipeline() as pipe:
+                for key, scores in by_key.items():
+                    pipe.zadd(key, scores, xx=True)
+                pipe.execute()
+        except redis.RedisError as error:
+            log.warning("stream caps unavailable: %s", error)
 
     def release(self, stream: str, owners: Sequence[str]) -> None:
         self._each(owners, lambda pipe, key: pipe.zrem(key, stream))

@@ -11,6 +11,7 @@ import time
 
 import psutil
 import pytest
+import redis as redis_lib
 
 from tests.api.real_server import gunicorn_serving
 from tests.api.test_server_stream_capacity import ask_for_stream, ended, open_streams
@@ -264,3 +265,24 @@ def test_a_stream_process_ends_a_stream_on_time_at_stream_max_seconds(settings):
     assert body.endswith(b"0\r\n\r\n") and b"event: DeckSealed" in body
     assert body.count(b": keep-alive") >= 2  # its heartbeats came meanwhile
     assert 0.9 <= took < 2.0, f"the stream ended after {took:.2f} s"
+
+
+def test_a_stream_process_keeps_its_streams_counted_in_the_caps_per_client(settings):
+    # Given caps per client, and a stream served by the stream process
+    environment_ = environment(MAX_STREAMS_PER_CLIENT="5", STREAM_HEARTBEAT_SECONDS="0.3")
+    with gunicorn_serving(settings, **environment_) as running:
+        wait_for_stream_process(psutil.Process(running.process.pid))
+        game_id, _ = new_table(running.port)
+        redis = redis_lib.Redis.from_url(settings.redis_url)
+        key = f"{settings.queue_name}-streams:address-127.0.0.1"
+        redis.delete(key)
+        sock = open_stream(running.port, game_id)
+        try:
+            read_until(sock, b"event: DeckSealed", 5)
+            (slot, opened_at), *_ = redis.zrange(key, 0, -1, withscores=True)
+            # When heartbeats pass
+            time.sleep(1.0)
+            # Then its slot was marked alive since, so it never goes stale while open
+            assert redis.zscore(key, slot) > opened_at + 0.5
+        finally:
+            sock.close()
