@@ -3,12 +3,17 @@ stopping it (killed, or a crash), the reader must end too, not spin on its close
 
 from __future__ import annotations
 
+import socketserver
 import subprocess
 import sys
+import threading
+import time
+from datetime import UTC, datetime
 
 import psutil
 
 from bench.service import REPO
+from bench.sse_reader import ReaderProcess
 
 DIES_WITHOUT_STOPPING = """
 import os
@@ -38,3 +43,47 @@ def test_a_reader_whose_bench_died_ends_by_itself():
         if reader.is_running():
             reader.kill()
     assert gone == [reader]
+
+
+class SseHandler(socketserver.StreamRequestHandler):
+    """Refuses the first stream (503, Retry-After), then serves each a body with one event
+    from before it opened and two live ones, and closes."""
+
+    refused = threading.Event()
+
+    def handle(self) -> None:
+        while self.rfile.readline() not in (b"\r\n", b""):
+            pass
+        if not SseHandler.refused.is_set():
+            SseHandler.refused.set()
+            self.wfile.write(b"HTTP/1.0 503 Service Unavailable\r\nRetry-After: 0.1\r\n\r\n")
+            return
+        self.wfile.write(b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n\r\n")
+        self.wfile.write(b'id: 1\nevent: Old\ndata: {"recorded_at": "2020-01-01T00:00:00Z"}\n\n')
+        for version in (2, 3):
+            time.sleep(0.05)
+            now = datetime.now(UTC).isoformat().replace("+00:00", "Z")
+            self.wfile.write(f'id: {version}\ndata: {{"v": {version}, "recorded_at": "{now}"}}'
+                             .encode() + b"\n\n")  # fmt: skip
+            self.wfile.flush()
+
+
+def test_the_reader_times_live_events_counts_the_backlog_and_retries_refusals():
+    # Given a server that refuses once, then serves two streams and ends them
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), SseHandler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    reader = ReaderProcess(f"http://127.0.0.1:{server.server_address[1]}")
+    try:
+        # When the reader opens two streams
+        reader.open(["/a", "/b"], 2)
+        deadline = time.monotonic() + 10
+        while reader.status().ended < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        final = reader.stop()
+    finally:
+        server.shutdown()
+    # Then both opened (one after its refusal), the old events are backlog, the live are timed
+    assert (final.opened, final.ended, dict(final.refusals)) == (2, 2, {"503": 1})
+    assert (final.events, final.backlog) == (4, 2)
+    assert all(0 <= lag < 1.0 for lag in final.lags)
