@@ -23,6 +23,7 @@ from domain.table_snapshot import table_to_json
 from events.errors import GameNotFound
 from events.folding import CODE_VERSION, fold_events, table_from_snapshot
 from events.postgres import snapshots, store
+from events.records import StoredEvent
 
 SNAPSHOT_EVERY = 100  # events between two snapshots of a game
 
@@ -56,6 +57,27 @@ class Repository:
         if table is None:
             raise GameNotFound(game_id)
         return table, version
+
+    def fold_read(
+        self, game_id: UUID, after: int, stored: list[StoredEvent]
+    ) -> tuple[tables.Table, int] | None:
+        """The table at the end of `stored`, the game's events after `after` up to its head as
+        just read, from the cached table if that is no older than `after` (the events it lacks
+        are in `stored`): the read of the tail that `load` would make again is saved. None when
+        the cache cannot tell (nothing cached, older, or newer than what was read)."""
+        with self._lock:
+            cached = self._playing.get(game_id) or self._finished.get(game_id)
+        if cached is None:
+            return None
+        version, table = cached
+        end = stored[-1].version if stored else after
+        if not after <= version <= end:
+            return None
+        tail = [event for event in stored if event.version > version]
+        if tail:
+            table = fold_events(table, tail)
+            self.remember(game_id, end, table)
+        return table, end
 
     def _from_snapshot(self, conn, game_id: UUID) -> tuple[int, tables.Table | None]:
         return table_from_snapshot(game_id, snapshots.load_snapshot(conn, game_id))

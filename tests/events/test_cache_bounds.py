@@ -22,6 +22,7 @@ from events.bootstrap import Cardroom, bootstrap
 from events.postgres.notifications import GameNotifier
 from events.postgres.repository import Repository
 from events.settings import Settings
+from tests.api.test_round_trips import round_trips
 
 GAME = get_game_type("trick_and_snipers")
 SEATS = 3
@@ -187,8 +188,8 @@ def play_actions(cardroom: Cardroom, game_id: uuid.UUID, count: int) -> None:
 
 
 def test_a_burst_longer_than_the_window_is_one_read_for_every_stream_at_the_head(cardroom):
-    # Given streams of every viewer at the head of a feed that keeps 4 past events
-    keep = 4
+    # Given streams of every viewer at the head of a feed that keeps 2 past events
+    keep = 2  # so the burst is 4 actions: fewer than any game can end in (2 points, 3 seats)
     game_id = dealt_table(cardroom)
     counted = CountedReads(cardroom.queries)
     feed = GameFeed(game_id, counted, batch=50, keep=keep)  # type: ignore[arg-type]
@@ -243,3 +244,23 @@ def test_the_notifier_forgets_a_game_once_its_last_stream_closed(database_url):
         assert notifier._waiters == {} and notifier._generations == {}
     finally:
         notifier.close()
+
+
+def test_a_feed_at_the_head_of_a_cached_game_reads_each_commit_with_one_statement(
+    cardroom, monkeypatch
+):
+    # Given a feed that has read a game to its head (so its table is cached at that version)
+    game_id = dealt_table(cardroom)
+    feed = GameFeed(game_id, cardroom.queries, batch=50)
+    head = read_all(feed, None, generation=1)[-1]
+    # When a commit comes and the feed reads it
+    play_actions(cardroom, game_id, 1)
+    with round_trips(monkeypatch) as count:
+        reading = feed.read(head, None, generation=2)
+    # Then that was one statement, and the table it renders with is the game as folded anew
+    assert count[0] == 1
+    version = len(cardroom.queries.events(game_id))
+    assert [v for v, _ in reading.events] == list(range(head + 1, version + 1))
+    table, cached_version = cardroom.queries.events_then_game(game_id, version, 50)[1:]
+    assert cached_version == version
+    assert table_to_json(table) == folded_from_scratch(cardroom, game_id)[0]
