@@ -23,6 +23,7 @@ import asyncio
 import dataclasses
 import json
 import multiprocessing
+import os
 import re
 import resource
 import threading
@@ -330,20 +331,24 @@ def slow_outcome(data: bytes) -> str:
     return "answered " + data.split(b"\r\n", 1)[0].decode(errors="replace")
 
 
-def serve(url: str, conn: Connection) -> None:
-    """The reader process's main."""
+def serve(url: str, conn: Connection, niceness: int = 0) -> None:
+    """The reader process's main; `niceness` above 0 lowers its priority (see ReaderProcess)."""
     raise_open_files_limit()
+    if niceness:
+        os.nice(niceness)
     asyncio.run(Reader(url, conn).run())
 
 
 class ReaderProcess:
     """The parent's handle on a reader process."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, niceness: int = 0) -> None:
+        """`niceness` > 0: the reader yields the CPU to the server it measures whenever both
+        want it, as clients on other machines would (its own delays then count in delivery)."""
         context = multiprocessing.get_context("spawn")  # no copy of the parent's threads
         self._conn, child = context.Pipe()
         self._lock = threading.Lock()  # one exchange at a time (the progress line asks too)
-        self.process = context.Process(target=serve, args=(url, child), name="sse-reader")
+        self.process = context.Process(target=serve, args=(url, child, niceness), name="sse-reader")
         self.process.start()
         child.close()
 

@@ -104,6 +104,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     c.add_argument("--warmup-seconds", type=float, default=10.0, help="play before phase 1")
     c.add_argument("--open-concurrency", type=int, default=200, help="stream handshakes at once")
     c.add_argument("--max-streams", type=int, default=11000, help="MAX_STREAMS of the server")
+    c.add_argument(
+        "--reader-nice",
+        type=int,
+        default=0,
+        help="niceness of the stream reader (19: it yields the CPU to the server it measures)",
+    )
     c.add_argument("--slow-clients", type=int, default=0, help="sockets that never finish")
     c.add_argument("--slow-interval", type=float, default=4.0, help="s between their lines")
     c.add_argument("--keep-log", help="copy the started service's log here at the end")
@@ -433,7 +439,8 @@ class CapacityRun:
         self.managed = managed
         pace = 3.0 if args.pace is None else args.pace
         self.play = PacedPlay(url, args.game_type, args.policy, pace, args.drivers, args.seed)
-        self.reader = ReaderProcess(url) if args.streams or args.slow_clients else None
+        reading = args.streams or args.slow_clients
+        self.reader = ReaderProcess(url, args.reader_nice) if reading else None
         self.sampler = Sampler(self.reader) if self.reader else None
         self.figures: dict[str, Any] = {
             "game_type": args.game_type,
@@ -442,6 +449,7 @@ class CapacityRun:
             "drivers": args.drivers,
             "spread_actions": args.spread_actions,
             "phase_s": args.phase_seconds,
+            "reader_nice": args.reader_nice,
             "load_avg_before": load_average(),
         }
         self.pids: list[int] = []
