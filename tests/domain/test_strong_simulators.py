@@ -13,8 +13,10 @@ from domain.games.ouroboros_trick.simulator import shown as ouro_shown
 from domain.games.st_patrick.simulator import Round
 from domain.games.st_patrick.simulator import shown as stp_shown
 from domain.games.st_patrick.state import bites, snakes_won
+from domain.games.trick_and_snipers.bots import choose_play
 from domain.games.trick_and_snipers.simulator import Sim
 from domain.games.trick_and_snipers.simulator import shown as tns_shown
+from domain.games.trick_and_snipers.state import HAND_SIZES, deck_for
 
 
 def test_the_trick_and_snipers_simulator_ends_every_game_as_the_real_one():
@@ -81,3 +83,22 @@ def test_the_ouroboros_simulator_ends_every_game_as_the_real_one():
             assert sim.finish() == winners
             checked += 1
     assert checked > 40
+
+
+def test_the_trick_and_snipers_simulator_chooses_every_card_as_the_basic_bot():
+    checked = 0
+    for seed in range(300):
+        rng, players = random.Random(seed), 3 + seed % 3
+        deck = rng.sample(deck_for(players), len(deck_for(players)))
+        size = HAND_SIZES[players]
+        hands = [tns_shown(deck[i * size : (i + 1) * size]) for i in range(players)]
+        sim = Sim(players, hands, rng.randrange(players), [0] * players, [0] * players, [])
+        winners = None
+        while winners is None:
+            seat, playable = sim.to_play(), sim.playable(sim.to_play())
+            basic = choose_play(tuple(sim.trick), playable, len(sim.trick) == players - 1)
+            assert sim.basic_choice(seat) == basic
+            checked += 1
+            # off the basic path now and then, to reach the states basic bots never make
+            winners = sim.play(seat, basic if rng.random() < 0.6 else rng.choice(playable))
+    assert checked > 5000

@@ -1,13 +1,14 @@
 """A compact Trick & Snipers game for playouts: mutable lists of cards, no events, no views.
 Every seat plays as the basic bot would (`bots.choose_play`), from the full state it is given.
-The rules are the game's own (T3-T6), restated for speed; tests play it beside the real game."""
+The rules (T3-T6) and that bot's play are the game's own, restated for speed; tests play it
+beside the real game and ask both bots for the same cards."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from domain.cards import Card
-from domain.games.trick_and_snipers.bots import choose_pass, choose_play
+from domain.games.trick_and_snipers.bots import choose_pass
 from domain.games.trick_and_snipers.state import (
     PASS_COUNT,
     POINT_RANK,
@@ -61,7 +62,9 @@ class Sim:
 
     def play(self, seat: int, card: Card) -> tuple[int, ...] | None:
         """Plays the card; the winners once the game is over (T6), else None."""
-        winning = self.winning()
+        return self._play(seat, card, self.winning())
+
+    def _play(self, seat: int, card: Card, winning: Play | None) -> tuple[int, ...] | None:
         if (
             winning is not None
             and card.suit != self.trick[0].card.suit
@@ -94,17 +97,54 @@ class Sim:
     def finish(self) -> tuple[int, ...]:
         """Plays the game out, every seat as the basic bot."""
         while True:
-            seat = self.to_play()
-            playable = self.playable(seat)
-            last = len(self.trick) == self.players - 1
-            card = (
-                playable[0]
-                if len(playable) == 1
-                else choose_play(tuple(self.trick), playable, last)
-            )
-            winners = self.play(seat, card)
+            seat, winning = self.to_play(), self.winning()  # found once for both
+            winners = self._play(seat, self._basic(seat, winning), winning)
             if winners is not None:
                 return winners
+
+    def basic_choice(self, seat: int) -> Card:
+        """`bots.choose_play` for the seat, restated for speed on a hand in shown order (by
+        suit, then rank) and on what the trick already knows (a snipe sets `last_sniper`)."""
+        return self._basic(seat, self.winning())
+
+    def _basic(self, seat: int, winning: Play | None) -> Card:
+        hand = self.hands[seat]
+        if winning is None:  # leading: the lowest card that is not a 7, the first on ties
+            return _lowest(hand)
+        led, top = winning.card.suit, winning.card.rank
+        follow = [card for card in hand if card.suit == led]
+        if not follow:
+            return _off_suit(hand, top)
+        beating = [card for card in follow if card.rank > top]
+        if beating and self.last_sniper is None:
+            seven = next((card for card in beating if card.rank == POINT_RANK), None)
+            if seven is not None:
+                return seven
+            if any(play.card.rank == POINT_RANK for play in self.trick):
+                return beating[0] if len(self.trick) == self.players - 1 else beating[-1]
+        ducking = [card for card in follow if card.rank < top and card.rank != POINT_RANK]
+        if ducking:
+            return ducking[-1]
+        return next((card for card in follow if card.rank != POINT_RANK), follow[0])
+
+
+def _lowest(hand: list[Card]) -> Card:
+    best: Card | None = None
+    for card in hand:
+        if card.rank != POINT_RANK and (best is None or card.rank < best.rank):
+            best = card
+    return hand[0] if best is None else best  # a hand of 7s leads its first
+
+
+def _off_suit(hand: list[Card], top: int) -> Card:
+    """Void in the led suit: the first snipe, else the highest card that is not a 7."""
+    best: Card | None = None
+    for card in hand:
+        if card.rank + top == SNIPE_TOTAL:
+            return card
+        if card.rank != POINT_RANK and (best is None or card.rank > best.rank):
+            best = card
+    return hand[0] if best is None else best
 
 
 def shown(cards: list[Card]) -> list[Card]:

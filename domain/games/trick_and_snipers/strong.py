@@ -1,7 +1,10 @@
 """The strong Trick & Snipers bot: perfect-information Monte Carlo from the seat's view alone.
 
 It draws the hidden cards consistently with its view (hand counts, the cards it passed still
-with its left neighbour while they may be, suits seats have shown they lack), plays each of its
+with its left neighbour while they may be, suits seats have shown they lack, in this trick, the
+last one and the scoring tricks lying face up) and with the plays it can see: as it models every
+seat as the basic bot, it deals no seat a card with which that bot would have played otherwise
+(a lead is its lowest card but 7s, and so on; see `inference`). Then it plays each of its
 candidate moves out in the same worlds with every seat playing as the basic bot, and keeps the
 move that wins most often (a point of lead at the end counts a little, so that a near miss
 beats a rout). Moves are dropped by halves only after 20, 40, 80 and 160 worlds: a playout is
@@ -12,12 +15,14 @@ and variants of them, each played out from the pass to the end.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from domain.budget import Budget, Iterations
 from domain.cards import Card, cards_json
 from domain.game_type import Rng
+from domain.games.trick_and_snipers import inference
 from domain.games.trick_and_snipers.bots import choose_pass, choose_play
 from domain.games.trick_and_snipers.simulator import Sim, pass_all, share, shown
 from domain.games.trick_and_snipers.state import HAND_SIZES, PASS_COUNT, SNIPE_TOTAL, deck_for
@@ -25,12 +30,16 @@ from domain.search import flat
 from domain.search.views import cards_of, pairs, plays_of
 from domain.search.worlds import deal_hidden, voids_in
 from domain.templates import seat_templates
+from domain.tricks import Play, highest_of_led
 
 DEFAULT_ITERATIONS = 200
 SWAPS = 4  # passing: the basic choice, and each of its cards swapped for one of the next 4
 # One playout is won or lost: dropping half the moves after 4 worlds drops good ones at random.
 HALVING = (20, 40, 80, 160)
 LEAD_WEIGHT = 0.1  # a playout's value: the share of the victory, and this per point of lead
+# A deal ruling out every card the plays in sight exclude almost always fits them all; one that
+# does not (a seat playing otherwise than the basic bot) is drawn once more.
+REDRAWS = 1
 
 
 def strong_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> dict[str, Any]:
@@ -53,9 +62,7 @@ def strong_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> 
     default = choose_play(trick, playable, last)
     moves = [default, *(card for card in playable if card != default)]
     me = view["you"]["seat"]
-    card = flat.choose(
-        moves, partial(play_world, view), partial(play_value, me), rng, budget, HALVING
-    )
+    card = flat.choose(moves, world_sampler(view), partial(play_value, me), rng, budget, HALVING)
     return {"type": "play_card", "card": card.to_json()}
 
 
@@ -85,7 +92,12 @@ def _by_pass_order(hand: list[Card]) -> list[Card]:
     return choose_pass(hand, len(hand))  # the basic bot's whole ranking, best to pass first
 
 
-def deal_world(view: dict[str, Any], rng: Rng) -> list[list[Card]]:
+# A world before the pass: every hand as dealt, and the other seats' passes (basic ones, which
+# do not depend on ours: every seat passes at once), drawn once for all our candidates.
+PassWorld = tuple[list[list[Card]], dict[int, list[Card]]]
+
+
+def deal_world(view: dict[str, Any], rng: Rng) -> PassWorld:
     """Before the pass: the other hands from every card not in ours."""
     n, me = len(view["seats"]), view["you"]["seat"]
     hand = cards_of(view["you"]["hand"])
@@ -93,12 +105,14 @@ def deal_world(view: dict[str, Any], rng: Rng) -> list[list[Card]]:
     counts = {s: HAND_SIZES[n] for s in range(n) if s != me}
     hands, _ = deal_hidden(pool, counts, rng)
     hands[me] = hand
-    return [hands[s] for s in range(n)]
+    passes = {s: choose_pass(shown(hands[s]), PASS_COUNT) for s in counts}
+    return [hands[s] for s in range(n)], passes
 
 
-def pass_value(view: dict[str, Any], hands: list[list[Card]], cards: tuple[Card, ...]) -> float:
+def pass_value(view: dict[str, Any], world: PassWorld, cards: tuple[Card, ...]) -> float:
     me = view["you"]["seat"]
-    after = pass_all(hands, {me: list(cards)})
+    hands, passes = world
+    after = pass_all(hands, {**passes, me: list(cards)})
     n = len(hands)
     sim = Sim(n, after, view["leader"], [0] * n, [0] * n, [])
     return playout_value(sim, sim.finish(), me)
@@ -116,6 +130,11 @@ def playout_value(sim: Sim, winners: tuple[int, ...], me: int) -> float:
 
 def play_world(view: dict[str, Any], rng: Rng) -> Sim:
     """The game now, with the hidden cards drawn consistently with the view."""
+    return world_sampler(view)(rng)
+
+
+def world_sampler(view: dict[str, Any]) -> Callable[[Rng], Sim]:
+    """Reads the view once; each call of the sampler draws a world (`play_world`)."""
     n, me = len(view["seats"]), view["you"]["seat"]
     seats = view["seats"]
     hand = cards_of(view["you"]["hand"])
@@ -127,28 +146,100 @@ def play_world(view: dict[str, Any], rng: Rng) -> Sim:
     seen = {play.card for play in (*trick, *last)} | face_up
     pool = sorted(set(deck_for(n)) - set(hand) - seen)
     counts = {s: seats[s]["hand_count"] for s in range(n) if s != me}
-    hands, _ = deal_hidden(
-        pool, counts, rng, _known(view, seen, rng), voids_in([pairs(trick), pairs(last)])
-    )
-    hands[me] = hand
-    sim = Sim(
-        n,
-        [shown(hands[s]) for s in range(n)],
-        view["leader"],
-        [seat["victory_points"] for seat in seats],
-        [seat["tricks_won"] for seat in seats],
-        [],
-    )
-    for play in trick:  # replayed, to know the snipes of this trick
-        winning = sim.winning()
+    known = _known(view, seen)
+    # Scoring tricks lie face up: who played what in them shows suits seats lack for good.
+    older = [
+        inference.won_plays(seat["seat"], cards_of(cards), n)
+        for seat in seats
+        for cards in seat["face_up_tricks"]
+    ]
+    deal = _dealer(pool, counts, trick, last, older, me)
+    points = [seat["victory_points"] for seat in seats]
+    tricks = [seat["tricks_won"] for seat in seats]
+    sniper = _last_sniper(trick)
+
+    def sample(rng: Rng) -> Sim:
+        hands = deal(known(rng), rng)
+        hands[me] = hand
+        shown_hands = [shown(hands[s]) for s in range(n)]
+        return Sim(n, shown_hands, view["leader"], list(points), list(tricks), [*trick], sniper)
+
+    return sample
+
+
+def _last_sniper(trick: tuple[Play, ...]) -> int | None:
+    """The last seat to snipe in this trick (T4, T5)."""
+    sniper = None
+    for index, play in enumerate(trick):
+        winning = highest_of_led(trick[:index])
         if winning and play.card.suit != trick[0].card.suit:
             if play.card.rank + winning.card.rank == SNIPE_TOTAL:
-                sim.last_sniper = play.seat
-        sim.trick.append(play)
-    return sim
+                sniper = play.seat
+    return sniper
 
 
-def _known(view: dict[str, Any], seen: set[Card], rng: Rng) -> dict[int, list[Card]]:
+# Deals the other hands, given the cards known to be in some of them.
+Deal = Callable[[dict[int, list[Card]], Rng], dict[int, list[Card]]]
+
+
+def _dealer(
+    pool: list[Card],
+    counts: dict[int, int],
+    trick: tuple[Play, ...],
+    last: tuple[Play, ...],
+    older: list[tuple[Play, ...]],
+    me: int,
+) -> Deal:
+    """Deals the other hands consistently with the view, given the cards known to be held, and
+    with the plays in sight, as far as it can, those the basic bot would have made: no seat gets
+    a card that would have made it play otherwise (`inference.play_excludes`), and of a few
+    deals the first that fits every play in this trick and the last, else the best."""
+    voids = voids_in([pairs(plays) for plays in (trick, last, *older)])
+    excluded = _excluded(pool, voids, (trick, last, *older), me, len(counts) + 1)
+    deal = inference.Dealer(pool, counts, excluded)
+    seen = inference.plays_in_sight(trick, last, me, len(counts) + 1)
+
+    def plain(fixed: dict[int, list[Card]], rng: Rng) -> dict[int, list[Card]]:
+        return deal_hidden(pool, counts, rng, fixed, voids)[0]  # when nothing else fits
+
+    def likely(fixed: dict[int, list[Card]], rng: Rng) -> dict[int, list[Card]]:
+        # As deal_hidden does: a passed card of a suit the seat lacks was played out of sight.
+        kept = {
+            s: [c for c in cards if c.suit not in voids.get(s, ())] for s, cards in fixed.items()
+        }
+        best: tuple[int, dict[int, list[Card]]] | None = None
+        for _ in range(1 + REDRAWS):
+            hands = deal(rng, kept) or plain(fixed, rng)
+            wrong = inference.misfits(hands, seen)
+            if best is None or wrong < best[0]:
+                best = (wrong, hands)
+            if wrong == 0:
+                break
+        assert best is not None
+        return best[1]
+
+    return likely
+
+
+def _excluded(
+    pool: list[Card],
+    voids: dict[int, set[str]],
+    tricks: tuple[tuple[Play, ...], ...],
+    me: int,
+    players: int,
+) -> dict[int, set[Card]]:
+    """Per seat, the cards it cannot hold: those of suits it lacks, and those with which the
+    basic bot would have played otherwise than it did (a hand only loses cards)."""
+    excluded = {s: {c for c in pool if c.suit in suits} for s, suits in voids.items()}
+    for plays in tricks:
+        for i, play in enumerate(plays):
+            if play.seat != me:
+                ruled_out = inference.play_excludes(plays[:i], play.card, i == players - 1, pool)
+                excluded.setdefault(play.seat, set()).update(ruled_out)
+    return excluded
+
+
+def _known(view: dict[str, Any], seen: set[Card]) -> Callable[[Rng], dict[int, list[Card]]]:
     """The cards we passed are in our left neighbour's hand unless it played them. While every
     played card is still in sight, that is certain; later each unseen one is placed there with
     the chance that it is still unplayed."""
@@ -159,7 +250,11 @@ def _known(view: dict[str, Any], seen: set[Card], rng: Rng) -> dict[int, list[Ca
     played = sum(seat["tricks_won"] for seat in view["seats"]) * n + len(view["trick"])
     in_sight = len(seen) >= played
     held = view["seats"][left]["hand_count"] / HAND_SIZES[n]
-    return {left: [card for card in unseen if in_sight or rng.random() < held]}
+
+    def known(rng: Rng) -> dict[int, list[Card]]:
+        return {left: [card for card in unseen if in_sight or rng.random() < held]}
+
+    return known
 
 
 def play_value(me: int, world: Sim, card: Card) -> float:
