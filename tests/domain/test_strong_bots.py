@@ -4,6 +4,8 @@ that differ only in cards the seat cannot see get the very same decision."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -61,23 +63,33 @@ def test_the_strong_bot_decides_the_same_whatever_the_cards_it_cannot_see(game_i
     assert len(points) == 12
 
 
-def test_no_card_ruled_out_by_the_plays_in_sight_is_in_the_hand_a_basic_bot_really_holds():
-    game, ruled = get_game_type("trick_and_snipers"), 0
-    for seed in range(9):
+def basic_games_seen(games: int) -> Iterator[tuple[int, Any, int, dict]]:
+    """(players, table, seat, the seat's view) at decision points of `games` games of basic
+    bots, 3 to 5 players in turn."""
+    game = get_game_type("trick_and_snipers")
+    for seed in range(games):
         players = 3 + seed % 3
         for table, seat in decision_points(game, players, seed, every=2):
-            view = view_table(table, seat)
-            last = plays_of(view["last_trick"]["plays"]) if view["last_trick"] else ()
-            face_up = [
-                won_plays(other["seat"], cards_of(trick), players)
-                for other in view["seats"]
-                for trick in other["face_up_tricks"]
-            ]
-            for plays in (plays_of(view["trick"]), last, *face_up):
-                for i, play in enumerate(plays):
-                    out = play_excludes(plays[:i], play.card, i == players - 1, deck_for(players))
-                    assert not out & set(table.game.hands[play.seat])
-                    ruled += len(out)
+            yield players, table, seat, view_table(table, seat)
+
+
+def last_plays(view: dict) -> tuple[Play, ...]:
+    return plays_of(view["last_trick"]["plays"]) if view["last_trick"] else ()
+
+
+def test_no_card_ruled_out_by_the_plays_in_sight_is_in_the_hand_a_basic_bot_really_holds():
+    ruled = 0
+    for players, table, _, view in basic_games_seen(9):
+        face_up = [
+            won_plays(other["seat"], cards_of(trick), players)
+            for other in view["seats"]
+            for trick in other["face_up_tricks"]
+        ]
+        for plays in (plays_of(view["trick"]), last_plays(view), *face_up):
+            for i, play in enumerate(plays):
+                out = play_excludes(plays[:i], play.card, i == players - 1, deck_for(players))
+                assert not out & set(table.game.hands[play.seat])
+                ruled += len(out)
     assert ruled > 1000
 
 
@@ -94,18 +106,14 @@ def test_a_seat_that_ducks_a_trick_holding_a_7_holds_no_card_that_would_take_it(
 
 
 def test_the_plays_in_sight_are_all_basic_ones_from_the_hands_basic_bots_really_held():
-    game, checked = get_game_type("trick_and_snipers"), 0
-    for seed in range(6):
-        players = 3 + seed % 3
-        for table, seat in decision_points(game, players, seed, every=2):
-            view = view_table(table, seat)
-            if view["you"]["legal_actions"][0]["type"] != "play_card":
-                continue
-            last = plays_of(view["last_trick"]["plays"]) if view["last_trick"] else ()
-            hands = {s: list(hand) for s, hand in enumerate(table.game.hands) if s != seat}
-            seen = plays_in_sight(plays_of(view["trick"]), last, seat, players)
-            assert misfits(hands, seen) == 0
-            checked += 1
+    checked = 0
+    for players, table, seat, view in basic_games_seen(6):
+        if view["you"]["legal_actions"][0]["type"] != "play_card":
+            continue
+        hands = {s: list(hand) for s, hand in enumerate(table.game.hands) if s != seat}
+        seen = plays_in_sight(plays_of(view["trick"]), last_plays(view), seat, players)
+        assert misfits(hands, seen) == 0
+        checked += 1
     assert checked > 30
 
 
