@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, Response, send_from_directory
+from werkzeug.exceptions import NotFound
 
 STATIC = Path(__file__).resolve().parent / "static" / "play"
 bp = Blueprint("play", __name__)
@@ -55,8 +56,13 @@ def play():
     return page_headers(response)
 
 
+ASSET_TYPES = (".js", ".css")  # what the page loads; the page itself is /play
+
+
 @bp.get("/play/assets/<path:name>")
 def asset(name: str):
+    if not name.endswith(ASSET_TYPES):
+        raise NotFound(f"no asset {name!r} here: the client's assets are scripts and styles")
     # send_from_directory refuses paths that leave STATIC (404).
     response = send_from_directory(STATIC, name, max_age=0)
     response.headers["Cache-Control"] = "no-cache"  # revalidated by ETag: cheap, never stale

@@ -48,7 +48,8 @@ def test_no_script_refers_to_another_origin(client) -> None:
 
 def test_a_path_outside_the_client_is_a_problem_not_a_file(client) -> None:
     outside = ("/play/assets/../play.py", "/play/assets/%2e%2e/__init__.py")
-    for path in (*outside, "/play/assets/nope.js"):
+    not_assets = ("/play/assets/nope.js", "/play/assets/index.html")  # the page is /play
+    for path in (*outside, *not_assets):
         response = client.get(path)
         assert response.status_code == 404, path
         assert response.mimetype == "application/problem+json", path
