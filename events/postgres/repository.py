@@ -44,8 +44,7 @@ class Repository:
     ) -> tuple[tables.Table, int]:
         """The table at its latest version. A caller that knows the current version (it holds
         the stream lock) saves the read when the cache is already there."""
-        with self._lock:
-            cached = self._playing.get(game_id) or self._finished.get(game_id)
+        cached = self._cached(game_id)
         version, table = cached if cached else self._from_snapshot(conn, game_id)
         if table is not None and version == current_version:
             return table, version
@@ -65,8 +64,7 @@ class Repository:
         just read, from the cached table if that is no older than `after` (the events it lacks
         are in `stored`): the read of the tail that `load` would make again is saved. None when
         the cache cannot tell (nothing cached, older, or newer than what was read)."""
-        with self._lock:
-            cached = self._playing.get(game_id) or self._finished.get(game_id)
+        cached = self._cached(game_id)
         if cached is None:
             return None
         version, table = cached
@@ -78,6 +76,13 @@ class Repository:
             table = fold_events(table, tail)
             self.remember(game_id, end, table)
         return table, end
+
+    def _cached(self, game_id: UUID) -> tuple[int, tables.Table] | None:
+        with self._lock:
+            return self._cached_unlocked(game_id)
+
+    def _cached_unlocked(self, game_id: UUID) -> tuple[int, tables.Table] | None:
+        return self._playing.get(game_id) or self._finished.get(game_id)
 
     def _from_snapshot(self, conn, game_id: UUID) -> tuple[int, tables.Table | None]:
         return table_from_snapshot(game_id, snapshots.load_snapshot(conn, game_id))
@@ -105,7 +110,7 @@ class Repository:
 
     def remember(self, game_id: UUID, version: int, table: tables.Table) -> None:
         with self._lock:
-            current = self._playing.get(game_id) or self._finished.get(game_id)
+            current = self._cached_unlocked(game_id)
             if current is not None and current[0] >= version:
                 version, table = current  # a newer state is cached already: keep it
             self._playing.pop(game_id, None)
