@@ -10,7 +10,6 @@ does before it imports the app. docs/streams.md has the measurements behind the 
 from __future__ import annotations
 
 import atexit
-import gc
 import os
 import shutil
 import tempfile
@@ -18,6 +17,7 @@ from functools import partial
 from typing import Any
 
 from api import stream_capacity, stream_process
+from api.garbage import collect_garbage_rarely
 from events.settings import settings_or_exit
 
 _settings = settings_or_exit()  # a bad setting: one line naming it, exit status 2
@@ -105,17 +105,8 @@ def child_exit(server: Any, worker: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    _collect_garbage_rarely()
+    collect_garbage_rarely()
     _end_streams_on_shutdown(worker)
-
-
-def _collect_garbage_rarely() -> None:
-    """A worker holding thousands of streams tracks hundreds of thousands of objects, and a full
-    collection of them stopped its event loop for ~300 ms (every request and stream waited;
-    docs/streams.md). The app's own objects are frozen out of collections once loaded, and
-    collections run less often: almost nothing here makes reference cycles."""
-    gc.freeze()
-    gc.set_threshold(50_000, 50, 100)
 
 
 def _end_streams_on_shutdown(worker: Any) -> None:

@@ -19,7 +19,6 @@ from gevent import monkey
 monkey.patch_all()
 
 # ruff: noqa: E402  (the patching above must come first)
-import gc
 import json
 import logging
 import os
@@ -41,6 +40,7 @@ from api import create_app
 from api.games.feeds import Feeds
 from api.games.live import BATCH, StreamSpec, preamble
 from api.games.stream import client_slots
+from api.garbage import collect_garbage_rarely
 from api.stream_capacity import StreamCounts, stream_row
 from api.stream_handoff import ACCEPTED, LENGTH
 from api.stream_process import counts_path, socket_path
@@ -233,10 +233,7 @@ def main(argv: list[str]) -> int:
     server = StreamServer(
         listening_socket(socket_path(directory, index)), streams.accept, spawn=streams.open
     )
-    # As in the API workers (api/gunicorn_conf.py): thousands of streams are hundreds of
-    # thousands of tracked objects; the loaded app is frozen out of collections.
-    gc.freeze()
-    gc.set_threshold(50_000, 50, 100)
+    collect_garbage_rarely()
     yield_to_requests()
     stopping = Event()
     gevent.signal_handler(signal.SIGTERM, stopping.set)
