@@ -3,6 +3,7 @@
     .venv/bin/python bench/tournament.py --pairings basic:random --processes 2
     .venv/bin/python bench/tournament.py --pairings strong:basic --game saint_poker \\
         --games 100 --iterations 200 --chart docs/tournament.png --json tournament.json
+    .venv/bin/python bench/tournament.py --chart-from a.json b.json --chart docs/tournament.png
 
 A pairing A:B plays games with one seat of level A and every other seat of level B. Player
 counts are used in turn (each game's min_players..max_players) and A's seat rotates round the
@@ -191,6 +192,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--iterations", type=int, help="search budget per decision: Iterations(K)")
     p.add_argument("--json", type=Path, help="write the figures here")
     p.add_argument("--chart", type=Path, help="write a PNG chart of the ratios here")
+    p.add_argument(
+        "--chart-from", type=Path, nargs="+", metavar="JSON",
+        help="play nothing: draw --chart from these runs' --json files (a later file's row\n"
+        "replaces an earlier one's for the same game and pairing)",
+    )  # fmt: skip
     return p.parse_args(argv)
 
 
@@ -291,7 +297,7 @@ def chart(figures: dict[str, object], path: Path) -> None:
                     errors[1].append(row["ratio_high"] - row["ratio"])
         ax.bar(xs, ys, width, yerr=errors, capsize=4, label=pairing)
     ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
-    ax.set_xticks(range(len(games)), [game.replace("_", " ") for game in games])
+    ax.set_xticks(range(len(games)), [_game_label(game, rows) for game in games])  # type: ignore[arg-type]
     ax.set_ylabel("win share / fair share (95 % bootstrap)")
     ax.set_title("One seat of level A against seats of level B")
     ax.legend()
@@ -300,8 +306,33 @@ def chart(figures: dict[str, object], path: Path) -> None:
     plt.close(fig)
 
 
+def merged_runs(paths: Sequence[Path]) -> dict[str, object]:
+    """The result rows of several runs, one per game and pairing (the last file's), each
+    with the search budget its run gave (`iterations`, None for the bots' own default)."""
+    rows: dict[tuple[str, str], dict] = {}
+    for path in paths:
+        figures = json.loads(path.read_text())
+        iterations = figures.get("settings", {}).get("iterations")
+        for row in figures["results"]:
+            rows[row["game"], row["pairing"]] = {**row, "iterations": iterations}
+    return {"results": [rows[key] for key in sorted(rows)]}
+
+
+def _game_label(game: str, rows: Sequence[dict]) -> str:
+    """The game's name, and the search budgets its rows were played at when they say."""
+    budgets = sorted({row["iterations"] for row in rows if row["game"] == game
+                      and row.get("iterations") is not None})  # fmt: skip
+    name = game.replace("_", " ")
+    return f"{name}\n({', '.join(map(str, budgets))} iterations)" if budgets else name
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.chart_from:
+        if not args.chart:
+            raise SystemExit("--chart-from needs --chart PATH")
+        chart(merged_runs(args.chart_from), args.chart)
+        return 0
     jobs, skipped = plan(args)
     started = time.perf_counter()
     records = run(jobs, args.processes)

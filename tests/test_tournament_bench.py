@@ -1,14 +1,15 @@
 """bench/tournament.py's core on a handful of games: seats and player counts rotate, every
 game's win is shared out exactly once, the ratio's interval holds the ratio, a missing level is
-skipped rather than played, and a seed gives the same games."""
+skipped rather than played, a seed gives the same games, and runs saved apart chart together."""
 
 from __future__ import annotations
 
 import argparse
+import json
 
 import pytest
 
-from bench.tournament import Job, plan, play_game, report, summarize
+from bench.tournament import Job, main, merged_runs, plan, play_game, report, summarize
 from domain.games import GAME_TYPES
 
 GAMES = 6
@@ -72,3 +73,21 @@ def test_the_same_seed_plays_the_same_game():
         again.lost_b,
         again.seat_a,
     )
+
+
+def test_runs_saved_apart_chart_together_the_later_row_replacing_the_earlier(records, tmp_path):
+    figures = report(records, [], seed=1)
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    first.write_text(json.dumps({**figures, "settings": {"iterations": 200}}))
+    newer = dict(figures["results"][0], ratio=9.0, ratio_low=8.0, ratio_high=10.0)
+    second.write_text(json.dumps({"results": [newer], "settings": {"iterations": 2000}}))
+
+    merged = merged_runs([first, second])["results"]
+
+    assert len(merged) == len(figures["results"])
+    replaced = [r for r in merged if r["game"] == newer["game"]]
+    assert replaced == [{**newer, "iterations": 2000}]
+    assert all(r["iterations"] == 200 for r in merged if r["game"] != newer["game"])
+    png = tmp_path / "chart.png"
+    assert main(["--chart-from", str(first), str(second), "--chart", str(png)]) == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
