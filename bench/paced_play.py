@@ -3,7 +3,8 @@
 A few driver threads (one keep-alive session each) share the tables; each keeps its tables in
 a heap by when they are due. An action is two requests: the acting seat's view (its legal
 actions; whose turn it is comes from the previous answer) and the POST. A finished game is
-replaced by a new one, so the load holds however long the run. Every POST is recorded with
+replaced by a new one at once, so the load holds however long the run (`on_replace`, if set,
+is told of each new table: a bench opens its streams). Every POST is recorded with
 the wall-clock time it was sent, so a bench can cut the run into phases afterwards. A probe
 thread also opens a new connection twice a second (`/healthz`): keep-alive drivers alone would
 not notice a server that stopped accepting connections.
@@ -15,6 +16,7 @@ import heapq
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +88,7 @@ class PacedPlay:
         self.seed = seed
         self.log = PlayLog()
         self.tables: list[Table] = []
+        self.on_replace: Callable[[Table], None] | None = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
 
@@ -183,18 +186,17 @@ class PacedPlay:
         except requests.RequestException as error:
             self.log.failures.append(Failure(time.time(), f"{type(error).__name__}: {error}"))
             acted = True
+        now_playing = self.tables[index]  # a new table, if this action ended the game
         if acted:
-            table.due = max(table.due + self.pace, now)
+            now_playing.due = max(table.due + self.pace, now)
         else:
-            table.due = now + POLL
+            now_playing.due = now + POLL
 
     def _act(self, api: Api, index: int, table: Table) -> bool:
         """False when the table could not act yet (nobody to act, or a stale view)."""
         state = table.state
         if state["status"] == "finished":
-            self.tables[index] = self._new_table(api, index)
-            self.tables[index].due = table.due
-            self.log.replaced += 1
+            self._replace(api, index)
             return False
         if not state["to_act"]:
             table.state = self._get(api, f"/games/{table.id}", None)
@@ -212,6 +214,8 @@ class PacedPlay:
         if response.status_code == 201:
             self.log.posts.append(Timed(sent, seconds))
             table.state = response.json()["game"]
+            if table.state["status"] == "finished":  # at once: its streams end now
+                self._replace(api, index)
             return True
         if response.status_code in (409, 422):
             self.log.rejected += 1
@@ -219,6 +223,12 @@ class PacedPlay:
             return False
         self.log.failures.append(Failure(sent, f"POST {response.status_code}"))
         return True
+
+    def _replace(self, api: Api, index: int) -> None:
+        self.tables[index] = self._new_table(api, index)
+        self.log.replaced += 1
+        if self.on_replace is not None:
+            self.on_replace(self.tables[index])
 
     def _get(self, api: Api, path: str, token: str | None) -> dict[str, Any]:
         response, _ = api.call("GET", path, token)

@@ -57,6 +57,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` importable
 from bench import server_procs  # noqa: E402
 from bench.paced_play import (  # noqa: E402
     PacedPlay,
+    Table,
     failures_between,
     posts_between,
     probes_between,
@@ -300,12 +301,23 @@ def stream_paths(play: PacedPlay, streams: int) -> list[str]:
     per_table, extra = divmod(streams, len(tables))
     paths: list[str] = []
     for i, table in enumerate(tables):
-        count = per_table + (1 if i < extra else 0)
-        base = f"/games/{table.id}/events/stream?after={table.state['version']}"
-        seats = [f"{base}&access_token={table.tokens[s]}" for s in sorted(table.tokens)]
-        paths += seats[:count] + [base] * max(0, count - len(seats))
+        paths += table_paths(table, per_table + (1 if i < extra else 0))
     random.Random(1).shuffle(paths)
     return paths
+
+
+def table_paths(table: Table, count: int) -> list[str]:
+    """`count` streams of one table from its current version: its seats', then spectators."""
+    base = f"/games/{table.id}/events/stream?after={table.state['version']}"
+    seats = [f"{base}&access_token={table.tokens[s]}" for s in sorted(table.tokens)]
+    return seats[:count] + [base] * max(0, count - len(seats))
+
+
+def reopen_on_replace(play: PacedPlay, sampler: Sampler, streams: int, concurrency: int) -> None:
+    """A game that ends takes its streams with it; its replacement gets as many, so that a
+    long phase keeps the streams it started with."""
+    per_table = streams // len(play.tables)
+    play.on_replace = lambda table: sampler.reader.open(table_paths(table, per_table), concurrency)
 
 
 def open_streams(sampler: Sampler, paths: list[str], concurrency: int) -> float:
@@ -365,7 +377,9 @@ def run_phase(name: str, seconds: float, play: PacedPlay, sampler: Sampler | Non
         name,
         start,
         end,
-        open_min=min((st.open_now for st in seen), default=None),
+        # Streams being opened count: a replaced game's are, for the moment between its
+        # old streams' end and its new ones' handshake.
+        open_min=min((st.open_now + st.pending for st in seen), default=None),
         slow_min=min((st.slow_connected for st in seen), default=None),
         busy_pct=round(busy_pct, 1),
         server_cpu_pct=round(server_pct / (end - start), 1),
@@ -486,6 +500,7 @@ class CapacityRun:
         assert self.sampler is not None
         paths = stream_paths(self.play, self.args.streams)
         seconds = open_streams(self.sampler, paths, self.args.open_concurrency)
+        reopen_on_replace(self.play, self.sampler, self.args.streams, self.args.open_concurrency)
         self.figures["open_seconds"] = round(seconds, 1)
         rss_open = server_rss()[0] if self.managed else 0
         live = run_phase("streams open", self.args.phase_seconds, self.play, self.sampler)

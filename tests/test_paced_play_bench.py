@@ -1,0 +1,85 @@
+"""bench/paced_play.py replaces a game the moment its last action ends it, and tells the bench,
+which opens the new game's streams (bench/stream.py): a long phase keeps its streams. Served
+by a stand-in API that ends every game at its first action."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from bench.paced_play import PacedPlay, Table
+from bench.players import Api
+from bench.stream import table_paths
+
+TEMPLATE = {"type": "play_card", "cards": ["red-1"], "send": {"type": {"value": "play_card"}}}
+
+
+class OneActionGames(BaseHTTPRequestHandler):
+    """POST /games makes game N; its seat 0 may act once, and that action ends it."""
+
+    created = 0
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if self.path == "/games":
+            type(self).created += 1
+            game = f"g{self.created}"
+            tokens = [{"seat": s, "token": f"{game}-t{s}"} for s in range(4)]
+            self._answer(201, {**_state(game, "active"), "tokens": tokens})
+        else:
+            game = self.path.split("/")[2]
+            self._answer(201, {"game": _state(game, "finished")})
+
+    def do_GET(self) -> None:  # noqa: N802
+        game = self.path.split("/")[2]
+        self._answer(200, {**_state(game, "active"), "you": {"legal_actions": [TEMPLATE]}})
+
+    def _answer(self, status: int, body: dict) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def _state(game: str, status: str) -> dict:
+    return {"id": game, "status": status, "to_act": [0], "version": 3, "type": "st_patrick"}
+
+
+@pytest.fixture
+def api_url():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), OneActionGames)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def test_a_game_ended_by_an_action_is_replaced_at_once_and_the_bench_told(api_url):
+    # Given one table, and a bench that wants to hear of new tables
+    play = PacedPlay(api_url, "st_patrick", "first", pace=3.0, drivers=1, seed=1)
+    (first,) = play.create_tables(1)
+    told: list[Table] = []
+    play.on_replace = told.append
+    api = Api(api_url, "st_patrick")
+    # When its next action ends the game
+    play._step(api, 0)
+    api.close()
+    # Then the new game takes its place in the same step, due a pace after that action, and
+    # the bench hears of it once
+    assert play.log.replaced == 1
+    assert [table.id for table in told] == [play.tables[0].id] != [first.id]
+    assert play.tables[0].due >= first.due + play.pace
+
+
+def test_a_new_tables_streams_are_its_seats_then_spectators_from_its_version():
+    table = Table("g7", {s: f"t{s}" for s in range(4)}, {"version": 3}, rng=None)  # type: ignore[arg-type]
+    paths = table_paths(table, 6)
+    base = "/games/g7/events/stream?after=3"
+    assert paths == [f"{base}&access_token=t{s}" for s in range(4)] + [base, base]
