@@ -48,6 +48,7 @@ from domain.selfplay import bot_table, steps  # noqa: E402
 
 BOOTSTRAP_RESAMPLES = 2_000
 BAR_WIDTH = 30
+GOAL_RATIO = 1.5  # issue 17: a level against the one below, in every game
 
 
 @dataclass(frozen=True)
@@ -297,6 +298,7 @@ def chart(figures: dict[str, object], path: Path) -> None:
                     errors[1].append(row["ratio_high"] - row["ratio"])
         ax.bar(xs, ys, width, yerr=errors, capsize=4, label=pairing)
     ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
+    ax.axhline(GOAL_RATIO, color="grey", linewidth=0.8, linestyle=":", label=f"goal {GOAL_RATIO}x")
     ax.set_xticks(range(len(games)), [_game_label(game, rows) for game in games])  # type: ignore[arg-type]
     ax.set_ylabel("win share / fair share (95 % bootstrap)")
     ax.set_title("One seat of level A against seats of level B")
