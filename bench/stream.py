@@ -499,8 +499,9 @@ class CapacityRun:
     def streams_phase(self, quiet: Phase) -> Phase:
         assert self.sampler is not None
         paths = stream_paths(self.play, self.args.streams)
-        seconds = open_streams(self.sampler, paths, self.args.open_concurrency)
+        # Before the opening, which takes seconds: games end meanwhile too.
         reopen_on_replace(self.play, self.sampler, self.args.streams, self.args.open_concurrency)
+        seconds = open_streams(self.sampler, paths, self.args.open_concurrency)
         self.figures["open_seconds"] = round(seconds, 1)
         rss_open = server_rss()[0] if self.managed else 0
         live = run_phase("streams open", self.args.phase_seconds, self.play, self.sampler)
