@@ -28,7 +28,7 @@ class Settings:
     stream_max_seconds: float = 0.0  # 0: a stream lasts until the game ends
     max_streams: int = 10_000  # open event streams of the server (all API processes); more: 503
     stream_seat_share: float = 0.1  # of max_streams that only seats may take, never spectators
-    stream_processes: int = 2  # processes holding the open streams (docs/streams.md); 0: workers
+    stream_processes: int = 1  # processes holding the open streams (docs/streams.md); 0: workers
     audit_key_file: str = ""  # Ed25519 key that signs chain heads; "": DATA_DIR/audit-key.pem
     cors_origins: str = "*"  # comma-separated origins a browser may call from; "*": any
     trusted_proxies: int = 0  # proxies in front that set X-Forwarded-For (client addresses)
