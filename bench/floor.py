@@ -15,6 +15,11 @@ Cardroom also creates games and, while a worker deals the next round, polls the 
 requests are counted apart. Sides alternate order per round (--rounds); each round starts with
 --warmup actions per thread that are not counted.
 
+  floor[GAME]        the floor again, answering with the bytes Cardroom sends for GAME: a view
+                     and an action's answer recorded from a Cardroom game first (the pair
+                     nearest the mean size of one game's), encoded per request and parsed by
+                     the client as Cardroom's are. Cardroom/floor[GAME] is what Cardroom costs
+                     beyond the bodies the API contract has it send; it has no goal.
 Reports actions/s per side, Cardroom/floor for each game (goal >= 0.8), POST p50/p99, and the
 CPU per action of each side's server (psutil: its gunicorn processes, the RQ worker for
 Cardroom, and the Postgres backends) and of the client.
@@ -52,6 +57,9 @@ from events.settings import load_settings  # noqa: E402
 GOAL_RATIO = 0.8
 FLOOR = "floor"
 GAMES = ("trick_and_snipers", "st_patrick")
+SAMPLE_ACTIONS = 60  # actions of one game whose bodies the floor[GAME] sides choose from
+# The floor's sides, each with the game whose bodies it answers with (None: its own, small).
+FLOOR_SIDES: dict[str, str | None] = {FLOOR: None, **{f"{FLOOR}[{g}]": g for g in GAMES}}
 SEATS = 4
 POLL = 0.01  # as bench/players.play_human_game, while nobody can act
 READY_TIMEOUT = 60.0
@@ -78,15 +86,21 @@ def create_floor_schema(database_url: str) -> None:
             conn.execute(statement)
 
 
+def floor_with(game: str) -> str:
+    """The side of the floor that answers with the bodies Cardroom sends for `game`."""
+    return f"{FLOOR}[{game}]"
+
+
 @contextmanager
-def floor_server(service: Service):
-    """The floor app under gunicorn with Cardroom's config file, on Cardroom's Postgres;
-    yields (url, the gunicorn master's Popen)."""
+def floor_server(service: Service, views_file: Path):
+    """The floor app under gunicorn with Cardroom's config file, on Cardroom's Postgres, with
+    the bodies in `views_file` for its floor[GAME] sides; yields (url, the master's Popen)."""
     assert service.database_url
     create_floor_schema(service.database_url)
     port = free_port()
-    env = dict(os.environ, DATABASE_URL=service.database_url, PYTHONUNBUFFERED="1")
-    command = [sys.executable, "-m", "gunicorn", "bench.floor_app:app",
+    env = dict(os.environ, DATABASE_URL=service.database_url, PYTHONUNBUFFERED="1",
+               FLOOR_VIEWS_FILE=str(views_file))  # fmt: skip
+    command = [sys.executable, "-m", "gunicorn", "bench.floor_app:from_environment()",
                "-c", "python:api.gunicorn_conf", "-b", f"127.0.0.1:{port}"]  # fmt: skip
     log = open(Path(service.data_dir or "/tmp") / "floor.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -116,6 +130,34 @@ def wait_listening(url: str, proc: subprocess.Popen[bytes]) -> None:
     raise SystemExit("the floor server did not start")
 
 
+# --- the bodies Cardroom sends ---------------------------------------------------------------
+
+
+def record_bodies(url: str, game: str, rng: random.Random) -> dict[str, Any]:
+    """A `view` (GET) and an `answer` (POST) of one Cardroom game, the pair whose size is
+    nearest the mean over its first SAMPLE_ACTIONS actions."""
+    player = CardroomPlayer(Api(url, game), rng, "first")
+    pairs: list[Bodies] = []
+    while len(pairs) < SAMPLE_ACTIONS:
+        player.act(Tally())
+        if player.last is None or player.game["status"] == "finished":
+            break
+        pairs.append(player.last)
+    player.api.close()
+    view, answer = nearest_mean_size(pairs)
+    return {"view": view, "answer": answer}
+
+
+Bodies = tuple[dict[str, Any], dict[str, Any]]
+
+
+def nearest_mean_size(pairs: list[Bodies]) -> Bodies:
+    """The pair of bodies whose JSON is nearest the mean size of all the pairs'."""
+    sizes = [sum(len(json.dumps(body)) for body in pair) for pair in pairs]
+    mean = sum(sizes) / len(sizes)
+    return pairs[min(range(len(pairs)), key=lambda i: abs(sizes[i] - mean))]
+
+
 # --- players: one action = a GET and a POST --------------------------------------------------
 
 
@@ -129,19 +171,28 @@ class Tally:
 
 
 class FloorPlayer:
-    def __init__(self, api: Api, rng: random.Random) -> None:
+    """Plays the floor: the plain one (`game` None), or the one answering with the bodies
+    Cardroom sends for `game`, whose answers it parses as a Cardroom client does."""
+
+    def __init__(self, api: Api, rng: random.Random, game: str | None = None) -> None:
         self.api = api
         self.rng = rng
-        response, _ = api.call("POST", "/games", json={})
+        self.prefix = f"/views/{game}" if game else ""
+        response, _ = api.call("POST", f"{self.prefix}/games", json={})
         expect(response, 201)
         self.game = response.json()["id"]
 
     def act(self, tally: Tally) -> None:
-        response, _ = self.api.call("GET", f"/games/{self.game}")
+        path = f"{self.prefix}/games/{self.game}"
+        response, _ = self.api.call("GET", path)
         expect(response, 200)
+        if self.prefix:
+            response.json()
         action = {"type": "play", "card": {"suit": "red", "rank": self.rng.randint(1, 13)}}
-        response, seconds = self.api.call("POST", f"/games/{self.game}/actions", json=action)
+        response, seconds = self.api.call("POST", f"{path}/actions", json=action)
         expect(response, 201)
+        if self.prefix:
+            response.json()
         tally.posts.append(seconds)
         tally.action_requests += 2
 
@@ -155,6 +206,7 @@ class CardroomPlayer:
         self.policy = policy
         self.game: dict[str, Any] = {"status": "finished"}
         self.tokens: dict[int, str] = {}
+        self.last: Bodies | None = None  # the last action's (view, answer)
 
     def act(self, tally: Tally) -> None:
         while True:
@@ -169,14 +221,17 @@ class CardroomPlayer:
         game_id, seat = self.game["id"], self.game["to_act"][0]
         response, _ = self.api.call("GET", f"/games/{game_id}", self.tokens[seat])
         expect(response, 200)
-        action = choose_action(response.json(), self.rng, self.policy)
+        view = response.json()
+        action = choose_action(view, self.rng, self.policy)
         response, seconds = self.api.call(
             "POST", f"/games/{game_id}/actions", self.tokens[seat], json=action
         )
         expect(response, 201)
         tally.posts.append(seconds)
         tally.action_requests += 2
-        self.game = response.json()["game"]
+        answer = response.json()
+        self.game = answer["game"]
+        self.last = (view, answer)
 
     def new_game(self, tally: Tally) -> None:
         seats = [{"kind": "human", "name": f"bench{i}"} for i in range(SEATS)]
@@ -212,9 +267,13 @@ def run_side(
     errors: list[str] = []
 
     def play(i: int) -> None:
-        api = Api(url, side if side != FLOOR else "")
         rng = random.Random(f"{args.seed}:{side}:{round_no}:{i}")
-        player = FloorPlayer(api, rng) if side == FLOOR else CardroomPlayer(api, rng, args.policy)
+        player: FloorPlayer | CardroomPlayer
+        if side in GAMES:
+            player = CardroomPlayer(Api(url, side), rng, args.policy)
+        else:
+            player = FloorPlayer(Api(url, ""), rng, FLOOR_SIDES[side])
+        api = player.api
         for _ in range(args.warmup):
             player.act(Tally())
         ready.wait()
@@ -319,19 +378,24 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"clients {report['clients']} threads, {report['actions']} actions each per round,"
           f" {report['rounds']} rounds; gunicorn gevent x {report['web_workers']} workers"
           f" for both; load avg {report['load_before']} -> {report['load_after']}")  # fmt: skip
-    print(f"{'':<38} {'CPU ms per action':-^40}")
-    print(f"{'side':<18} {'actions/s':>9} {'POST p50':>9} {'server':>9} {'postgres':>9}"
+    print(f"{'':<45} {'CPU ms per action':-^40}")
+    print(f"{'side':<25} {'actions/s':>9} {'POST p50':>9} {'server':>9} {'postgres':>9}"
           f" {'client':>9} {'machine':>9}  busy  requests (action + other)")  # fmt: skip
     for side, f in sides.items():
         print(
-            f"{side:<18} {f['actions_per_s']:>9} {f['post_p50_ms']:>9}"
+            f"{side:<25} {f['actions_per_s']:>9} {f['post_p50_ms']:>9}"
             f" {f['cpu_ms_per_action_server']:>9} {f['cpu_ms_per_action_postgres']:>9}"
             f" {f['cpu_ms_per_action_client']:>9} {f['cpu_ms_per_action_machine']:>9}"
             f" {f['machine_busy_pct']:>4}%  {f['action_requests']} + {f['other_requests']}"
         )
     for side, f in sides.items():
-        print(f"{side:<18} POST p99 {f['post_p99_ms']} ms; actions/s by round:"
+        print(f"{side:<25} POST p99 {f['post_p99_ms']} ms; actions/s by round:"
               f" {', '.join(map(str, f['actions_per_s_by_round']))}")  # fmt: skip
+    for game in GAMES:
+        body = sides[floor_with(game)]["body_bytes"]
+        print(f"{floor_with(game)} answers with {body['view']} bytes (GET) and"
+              f" {body['answer']} bytes (POST); Cardroom {game} / {floor_with(game)}"
+              f" actions/s: {report[f'ratio_{game}_to_floor_with_its_bodies']}")  # fmt: skip
     for game in GAMES:
         ratio = report[f"ratio_{game}_to_floor"]
         verdict = "PASS" if ratio >= GOAL_RATIO else "FAIL"
@@ -340,35 +404,20 @@ def print_report(report: dict[str, Any]) -> None:
 
 def bench(args: argparse.Namespace) -> dict[str, Any]:
     load_before = "/".join(f"{x:.2f}" for x in os.getloadavg())
-    runs: dict[str, list[SideRun]] = {side: [] for side in (FLOOR, *GAMES)}
-    with started_service() as service, floor_server(service) as (floor_url, floor_proc):
-        print(f"[floor] Cardroom at {service.url}, floor at {floor_url}", file=sys.stderr)
-
-        def floor_procs() -> list[psutil.Process]:
-            master = psutil.Process(floor_proc.pid)
-            return [master, *master.children(recursive=True)]
-
-        def cardroom_procs() -> list[psutil.Process]:
-            return server_procs.app_processes(
-                markers=("api.wsgi:app", "api.stream_server", "-m workers")
-            )
-
-        def postgres() -> list[psutil.Process]:
-            return server_procs.postgres_processes(service.data_dir)
-
-        try:
-            for round_no in range(1, args.rounds + 1):
-                order = [FLOOR, *GAMES] if round_no % 2 else [*reversed(GAMES), FLOOR]
-                for side in order:
-                    floor = side == FLOOR
-                    url, procs = (
-                        (floor_url, floor_procs) if floor else (service.url, cardroom_procs)
-                    )
-                    runs[side].append(run_side(side, url, args, round_no, procs, postgres))
-        except SystemExit:
-            print_log_tail(service.log_path)  # the service's dir goes when the bench ends
-            raise
+    floors = list(FLOOR_SIDES)
+    runs: dict[str, list[SideRun]] = {side: [] for side in (*floors, *GAMES)}
+    with started_service() as service:
+        views_file = Path(service.data_dir or "/tmp") / "floor_views.json"
+        views = {g: record_bodies(service.url, g, random.Random(args.seed)) for g in GAMES}
+        views_file.write_text(json.dumps(views))
+        with floor_server(service, views_file) as (floor_url, floor_proc):
+            print(f"[floor] Cardroom at {service.url}, floor at {floor_url}", file=sys.stderr)
+            _run_rounds(args, service, floor_url, floor_proc, runs)
     sides = {side: side_figures(side_runs) for side, side_runs in runs.items()}
+    for game in GAMES:
+        sides[floor_with(game)]["body_bytes"] = {
+            part: len(json.dumps(body)) for part, body in views[game].items()
+        }
     floor_rate = sides[FLOOR]["actions_per_s"]
     report: dict[str, Any] = {
         "clients": args.clients,
@@ -381,8 +430,44 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         "sides": sides,
     }
     for game in GAMES:
-        report[f"ratio_{game}_to_floor"] = round(sides[game]["actions_per_s"] / floor_rate, 3)
+        rate = sides[game]["actions_per_s"]
+        report[f"ratio_{game}_to_floor"] = round(rate / floor_rate, 3)
+        viewed = sides[floor_with(game)]["actions_per_s"]
+        report[f"ratio_{game}_to_floor_with_its_bodies"] = round(rate / viewed, 3)
     return report
+
+
+def _run_rounds(
+    args: argparse.Namespace,
+    service: Service,
+    floor_url: str,
+    floor_proc: subprocess.Popen[bytes],
+    runs: dict[str, list[SideRun]],
+) -> None:
+    """Every side once per round, the order reversed every other round."""
+
+    def floor_procs() -> list[psutil.Process]:
+        master = psutil.Process(floor_proc.pid)
+        return [master, *master.children(recursive=True)]
+
+    def cardroom_procs() -> list[psutil.Process]:
+        return server_procs.app_processes(
+            markers=("api.wsgi:app", "api.stream_server", "-m workers")
+        )
+
+    def postgres() -> list[psutil.Process]:
+        return server_procs.postgres_processes(service.data_dir)
+
+    try:
+        for round_no in range(1, args.rounds + 1):
+            order = list(runs) if round_no % 2 else list(reversed(runs))
+            for side in order:
+                floor = side in FLOOR_SIDES
+                url, procs = (floor_url, floor_procs) if floor else (service.url, cardroom_procs)
+                runs[side].append(run_side(side, url, args, round_no, procs, postgres))
+    except SystemExit:
+        print_log_tail(service.log_path)  # the service's dir goes when the bench ends
+        raise
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,15 +5,24 @@ autocommit mode, as Cardroom's), and whose GET reads that row: the same round tr
 Cardroom action (BEGIN, lock, one append statement, COMMIT) with none of its Python work.
 bench/floor.py serves it with Cardroom's own gunicorn settings:
 
-    DATABASE_URL=... python -m gunicorn bench.floor_app:app -c python:api.gunicorn_conf -b ...
+    DATABASE_URL=... python -m gunicorn 'bench.floor_app:from_environment()' \
+        -c python:api.gunicorn_conf -b ...
 
-Only the worker imports this module, after gunicorn's gevent worker has monkey-patched.
+With FLOOR_VIEWS_FILE (JSON: per game type, a Cardroom `view` from GET /games/{id} and the
+`answer` of a POST action), `/views/<game type>/games/...` answers as the floor does, but with
+those bodies: the same bytes Cardroom sends, encoded per request, with none of the work that
+makes them.
+
+Each gunicorn worker builds the app (after gevent has monkey-patched), never the master.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
+from pathlib import Path
+from typing import Any
 
 from flask import Flask, jsonify, request
 from psycopg.types.json import Jsonb
@@ -31,32 +40,47 @@ APPEND = (
 )
 
 
-def create_app(database_url: str, pool_size: int) -> Flask:
+def create_app(
+    database_url: str, pool_size: int, views: dict[str, dict[str, Any]] | None = None
+) -> Flask:
     pool = ConnectionPool(
         database_url, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=True
     )
     app = Flask(__name__)
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # as Cardroom's provider
+    views = views or {}
+
+    def sample(kind: str | None) -> dict[str, Any] | None:
+        """The recorded bodies of a game type, {} for the plain floor, None for no such type."""
+        return {} if kind is None else views.get(kind)
 
     @app.post("/games")
-    def create_game():
+    @app.post("/views/<kind>/games")
+    def create_game(kind: str | None = None):
         game = uuid.uuid4()
         with pool.connection() as conn:
             conn.execute("INSERT INTO bench_floor_games (id, version) VALUES (%s, 0)", (game,))
         return jsonify({"id": str(game), "version": 0}), 201
 
     @app.get("/games/<uuid:game>")
-    def show_game(game: uuid.UUID):
+    @app.get("/views/<kind>/games/<uuid:game>")
+    def show_game(game: uuid.UUID, kind: str | None = None):
         with pool.connection() as conn:
             row = conn.execute(
                 "SELECT version FROM bench_floor_games WHERE id = %s", (game,)
             ).fetchone()
-        if row is None:
+        bodies = sample(kind)
+        if row is None or bodies is None:
             return jsonify({"title": "no such game"}), 404
-        return jsonify({"id": str(game), "version": row[0]})
+        return jsonify({**bodies.get("view", {}), "id": str(game), "version": row[0]})
 
     @app.post("/games/<uuid:game>/actions")
-    def act(game: uuid.UUID):
+    @app.post("/views/<kind>/games/<uuid:game>/actions")
+    def act(game: uuid.UUID, kind: str | None = None):
         action = request.get_json()
+        bodies = sample(kind)
+        if bodies is None:
+            return jsonify({"title": "no such game"}), 404
         with pool.connection() as conn, conn.transaction():
             row = conn.execute(
                 "SELECT version FROM bench_floor_games WHERE id = %s FOR UPDATE", (game,)
@@ -65,16 +89,14 @@ def create_app(database_url: str, pool_size: int) -> Flask:
                 return jsonify({"title": "no such game"}), 404
             version = row[0] + 1
             conn.execute(APPEND, (game, version, Jsonb(action), version, game))
-        return jsonify({"version": version}), 201
+        return jsonify({**bodies.get("answer", {}), "version": version}), 201
 
     return app
 
 
-def _app_from_environment() -> Flask | None:
-    url = os.environ.get("DATABASE_URL")
-    if not url:
-        return None  # imported for SCHEMA, not served
-    return create_app(url, int(os.environ.get("DB_POOL_SIZE") or 10))
-
-
-app = _app_from_environment()
+def from_environment() -> Flask:
+    """The app gunicorn serves (`bench.floor_app:from_environment()`), so that importing this
+    module, for SCHEMA or in a test, opens no pool."""
+    views_file = os.environ.get("FLOOR_VIEWS_FILE")
+    views = json.loads(Path(views_file).read_text()) if views_file else None
+    return create_app(os.environ["DATABASE_URL"], int(os.environ.get("DB_POOL_SIZE") or 10), views)
