@@ -14,7 +14,7 @@ from uuid import UUID
 from flask import Response, current_app, jsonify, request
 from marshmallow import Schema, fields, validate
 
-from api.auth import bearer_token, caller_seat
+from api.auth import bearer_token, caller_seat, checked_seat
 from api.games import bp
 from api.games.feeds import Feeds
 from api.games.live import BATCH, StreamSpec, event_stream
@@ -90,8 +90,11 @@ def stream_events(game_id: str):
     game = game_uuid(game_id)
     token = bearer_token() or params.get("access_token") or None
     svc = services()
-    svc.queries.game(game)  # 404 for an unknown game
-    seat = _ticket_seat(game, params["ticket"]) if "ticket" in params else caller_seat(game, token)
+    if "ticket" in params:
+        svc.queries.seat_at(game, None)  # 404 for an unknown game
+        seat = _ticket_seat(game, params["ticket"])
+    else:  # 404 for an unknown game, then 401 for a token that acts for no seat of it
+        seat = checked_seat(token, svc.queries.seat_at(game, token))
     hub = stream_hub()
     owners = [f"address-{client_address()}"]
     if seat is not None:  # the seat's streams, whether opened with its token or tickets

@@ -1,7 +1,7 @@
 """What the action path asks of Postgres. A client plays a turn as a GET of the game and a POST
 of its action; each statement is a round trip to the database and CPU on both sides, so the
 hot path keeps them few: the token's seat is read with the game's version (GET) or with the
-game's lock (POST), never by a statement of its own."""
+game's lock (POST), never by a statement of its own. A stream's handshake reads no table."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 import psycopg
 import pytest
+from flask.testing import FlaskClient
 
 from tests.api.play import action_from, auth, create_game, humans, tokens_of
 
@@ -89,3 +90,20 @@ def test_a_wrong_token_is_refused_with_the_lock_it_took_and_changes_nothing(clie
     assert count[0] == 3  # BEGIN, the lock with the token's seat, ROLLBACK
     after = client.get(f"/games/{game_id}", headers=auth(tokens[0])).get_json()
     assert after["version"] == view["version"]
+
+
+def test_opening_a_stream_is_one_statement_for_a_seat_and_for_a_spectator(app, client, monkeypatch):
+    # Given a game in play: thousands of its streams may open at once (a table starting)
+    game_id, tokens, _ = a_four_human_game(client)
+    url = f"/games/{game_id}/events/stream"
+    streams = FlaskClient(app, app.response_class)  # the spec's check would read on forever
+    # When a seat and a spectator open their streams
+    with round_trips(monkeypatch) as seat_count:
+        seat = streams.get(f"{url}?access_token={tokens[1]}")
+    with round_trips(monkeypatch) as spectator_count:
+        spectator = streams.get(url)
+    # Then each handshake finds the game and the token's seat in one statement, reading no table
+    for response in (seat, spectator):
+        assert response.status_code == 200 and response.mimetype == "text/event-stream"
+        response.close()  # gives its place back
+    assert (seat_count[0], spectator_count[0]) == (1, 1)
