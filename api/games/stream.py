@@ -90,6 +90,7 @@ def stream_events(game_id: str):
     game = game_uuid(game_id)
     token = bearer_token() or params.get("access_token") or None
     svc = services()
+    seat: int | None
     if "ticket" in params:
         svc.queries.seat_at(game, None)  # 404 for an unknown game
         seat = _ticket_seat(game, params["ticket"])
