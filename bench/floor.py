@@ -9,17 +9,16 @@ Cardroom's own settings (`-c python:api.gunicorn_conf`: gevent workers, as many)
 keep-alive client drives each side in turn: --clients threads with one session each, every
 thread --actions actions per round, an action being two requests (a GET, then the POST):
   floor              GET the row, POST an action
-  trick_and_snipers  4-human games played as bench/actions.py plays them (the acting seat's
-  st_patrick         view, then the action of its first template), a new game when one ends
-Cardroom also creates games and, while a worker deals the next round, polls the game: those
-requests are counted apart. Sides alternate order per round (--rounds); each round starts with
---warmup actions per thread that are not counted.
-
   floor[GAME]        the floor again, answering with the bytes Cardroom sends for GAME: a view
                      and an action's answer recorded from a Cardroom game first (the pair
                      nearest the mean size of one game's), encoded per request and parsed by
                      the client as Cardroom's are. Cardroom/floor[GAME] is what Cardroom costs
                      beyond the bodies the API contract has it send; it has no goal.
+  trick_and_snipers  4-human games played as bench/actions.py plays them (the acting seat's
+  st_patrick         view, then the action of its first template), a new game when one ends
+Cardroom also creates games and, while a worker deals the next round, polls the game: those
+requests are counted apart. Sides alternate order per round (--rounds); each round starts with
+--warmup actions per thread that are not counted.
 Reports actions/s per side, Cardroom/floor for each game (goal >= 0.8), POST p50/p99, and the
 CPU per action of each side's server (psutil: its gunicorn processes, the RQ worker for
 Cardroom, and the Postgres backends) and of the client.
@@ -58,11 +57,18 @@ GOAL_RATIO = 0.8
 FLOOR = "floor"
 GAMES = ("trick_and_snipers", "st_patrick")
 SAMPLE_ACTIONS = 60  # actions of one game whose bodies the floor[GAME] sides choose from
-# The floor's sides, each with the game whose bodies it answers with (None: its own, small).
-FLOOR_SIDES: dict[str, str | None] = {FLOOR: None, **{f"{FLOOR}[{g}]": g for g in GAMES}}
 SEATS = 4
 POLL = 0.01  # as bench/players.play_human_game, while nobody can act
 READY_TIMEOUT = 60.0
+
+
+def floor_with(game: str) -> str:
+    """The side of the floor that answers with the bodies Cardroom sends for `game`."""
+    return f"{FLOOR}[{game}]"
+
+
+# The floor's sides, each with the game whose bodies it answers with (None: its own, small).
+FLOOR_SIDES: dict[str, str | None] = {FLOOR: None, **{floor_with(g): g for g in GAMES}}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -84,11 +90,6 @@ def create_floor_schema(database_url: str) -> None:
     with psycopg.connect(database_url, autocommit=True) as conn:
         for statement in SCHEMA:
             conn.execute(statement)
-
-
-def floor_with(game: str) -> str:
-    """The side of the floor that answers with the bodies Cardroom sends for `game`."""
-    return f"{FLOOR}[{game}]"
 
 
 @contextmanager
@@ -404,8 +405,7 @@ def print_report(report: dict[str, Any]) -> None:
 
 def bench(args: argparse.Namespace) -> dict[str, Any]:
     load_before = "/".join(f"{x:.2f}" for x in os.getloadavg())
-    floors = list(FLOOR_SIDES)
-    runs: dict[str, list[SideRun]] = {side: [] for side in (*floors, *GAMES)}
+    runs: dict[str, list[SideRun]] = {side: [] for side in (*FLOOR_SIDES, *GAMES)}
     with started_service() as service:
         views_file = Path(service.data_dir or "/tmp") / "floor_views.json"
         views = {g: record_bodies(service.url, g, random.Random(args.seed)) for g in GAMES}
