@@ -241,6 +241,14 @@ def test_redaction_hides_every_secret_gunicorn_may_quote():
     assert redact_secrets("Booting worker with pid: 12") == "Booting worker with pid: 12"
 
 
+def test_redaction_matches_names_beyond_ascii_as_case_insensitive_patterns_do():
+    # To a case-insensitive pattern U+0130 is an `i`; str.lower() makes it two characters.
+    hidden = "hunter2hunter2hunter2"  # unlike SECRET, no name of a secret in it
+    for text in (f"\u0130NVITE={hidden}", f"bearer\u00a0{hidden} \u00e9", f"t\u00f6ken?x={hidden}"):
+        assert hidden not in redact_secrets(text), text
+    assert redact_secrets("Spieler G\u00fcnther ist am Zug") == "Spieler G\u00fcnther ist am Zug"
+
+
 def test_the_master_imports_no_database_redis_or_app_with_the_worker_and_logger():
     # gunicorn's master imports both before a worker monkey-patches (see api/__init__.py).
     script = (
