@@ -17,13 +17,14 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, g, request
+from flask import Blueprint, Flask, Response, current_app, request
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from api import stream_capacity
 from api.problems import problem_response
+from api.request_log import STARTED
 from api.services import services
 from events import heartbeats, logs, metrics
 from events.postgres import outbox
@@ -114,14 +115,29 @@ def install_metrics(app: Flask) -> None:
 
     @app.after_request
     def _observe(response):
-        started = g.get("started")
+        started = request.environ.get(STARTED)
         if started is not None:
             rule = request.url_rule
-            metrics.REQUEST_SECONDS.labels(
-                request.method, rule.rule if rule is not None else "<unmatched>",
-                str(response.status_code),
-            ).observe(time.perf_counter() - started)  # fmt: skip
+            route = rule.rule if rule is not None else "<unmatched>"
+            series = _request_series(request.method, route, response.status_code)
+            series.observe(time.perf_counter() - started)
         return response
+
+
+# HTTP's methods; any other a client sends counts as "other", so that made-up methods cannot
+# grow the series without bound.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_series: dict[tuple[str, str, int], Any] = {}
+
+
+def _request_series(method: str, route: str, status: int) -> Any:
+    """The latency histogram's series for one method, route and status, found once: looking a
+    series up by its labels takes the histogram's lock and checks every label each time."""
+    key = (method if method in METHODS else "other", route, status)
+    series = _series.get(key)
+    if series is None:
+        series = _series[key] = metrics.REQUEST_SECONDS.labels(key[0], route, str(status))
+    return series
 
 
 class CountedCommands:

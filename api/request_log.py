@@ -3,43 +3,49 @@ serving it (events/logs.py): the request id, the game's id and, once known, its 
 
 Never a token, a body or a query string: those may hold secrets (a seat token as
 ?access_token=, cards in a body). The game id is taken from the path only once it is a UUID.
+
+Every request passes here twice, so each hook reads the WSGI environ and the response's header
+list directly rather than through request and response helpers.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import secrets
 import time
 import uuid
 
-from flask import Flask, g, request
+from flask import Flask, request
 
 from events import logs
 
 log = logging.getLogger("cardroom.requests")
 SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-ETAG_VERSION = re.compile(r'^"([0-9]{1,10})"$')
+# Where a request keeps its id and start, in its WSGI environ (read by api/metrics.py too).
+REQUEST_ID = "cardroom.request_id"
+STARTED = "cardroom.started"
 
 
 def install_request_log(app: Flask) -> None:
     def _start() -> None:
-        given = request.headers.get("X-Request-Id", "")
-        g.request_id = given if SAFE_ID.match(given) else uuid.uuid4().hex
-        g.started = time.perf_counter()
-        logs.clear()
-        logs.bind(request_id=g.request_id, game_id=_game_id())
+        environ = request.environ
+        given = environ.get("HTTP_X_REQUEST_ID", "")
+        request_id = given if SAFE_ID.match(given) else secrets.token_hex(16)
+        environ[REQUEST_ID] = request_id
+        environ[STARTED] = time.perf_counter()
+        logs.start(request_id=request_id, game_id=_game_id())
 
     # First of all hooks, so whatever the others log carries the request id.
     app.before_request_funcs.setdefault(None, []).insert(0, _start)
 
     @app.after_request
     def _log(response):
-        request_id = getattr(g, "request_id", None) or uuid.uuid4().hex
-        elapsed_ms = (time.perf_counter() - getattr(g, "started", time.perf_counter())) * 1000
-        response.headers["X-Request-Id"] = request_id
-        etag = ETAG_VERSION.match(response.headers.get("ETag", ""))
-        if etag:  # a game read: the version it showed
-            logs.bind(version=int(etag.group(1)))
+        environ = request.environ
+        request_id = environ.get(REQUEST_ID) or secrets.token_hex(16)
+        started = environ.get(STARTED)
+        elapsed_ms = 0.0 if started is None else (time.perf_counter() - started) * 1000
+        response.headers.add("X-Request-Id", request_id)  # no one else sets it
         log.info(
             "%s %s %s %.1fms id=%s",
             request.method,

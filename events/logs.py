@@ -30,6 +30,11 @@ def bind(**fields: Any) -> None:
     _context.set({**current, **{k: v for k, v in fields.items() if v is not None}})
 
 
+def start(**fields: Any) -> None:
+    """A new request's or job's context, in place of whatever the last one left."""
+    _context.set({k: v for k, v in fields.items() if v is not None})
+
+
 def clear() -> None:
     _context.set(None)
 
@@ -78,6 +83,7 @@ def dress(handler: logging.Handler, log_format: str, filters: Iterable[logging.F
 def configure(level: str, log_format: str, filters: Iterable[logging.Filter] = ()) -> None:
     """The root logger writes to stderr in the chosen format. Like logging.basicConfig, it
     leaves a root logger that already has handlers of someone else's alone (pytest's)."""
+    _record_only_what_lines_show()
     root = logging.getLogger()
     ours = [h for h in root.handlers if getattr(h, "_cardroom", False)]
     if not ours and root.handlers:
@@ -88,3 +94,13 @@ def configure(level: str, log_format: str, filters: Iterable[logging.Filter] = (
     if not ours:
         root.addHandler(handler)
     root.setLevel(level)
+
+
+def _record_only_what_lines_show() -> None:
+    """No format here or in gunicorn's shows a line's source, thread or multiprocessing name, so
+    records skip finding them: walking the caller's frames costs more than formatting the line
+    (logging's own advice, "Optimization" in the logging HOWTO). The process id stays:
+    gunicorn's lines show it."""
+    logging._srcfile = None  # noqa: SLF001 (the documented switch)
+    logging.logThreads = False
+    logging.logMultiprocessing = False

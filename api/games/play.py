@@ -13,6 +13,7 @@ from api.rendering import render_event, render_game
 from api.requests import game_uuid, idempotent_request, json_body, query
 from api.schemas.games import ActionSchema, EventsQuery, ReplayQuery
 from api.services import services
+from events import logs
 from events.commands import ActionRequest
 from events.errors import GameNotFound
 
@@ -30,6 +31,7 @@ def _load_for_caller(game_id: str):
 @limited("reads")
 def show_game(game_id: str):
     game, table, version, seat = _load_for_caller(game_id)
+    logs.bind(version=version)  # the log line says which version the caller saw
     etag = f'"{version}"'
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         return Response(status=304, headers={"ETag": etag, "Vary": "Authorization"})

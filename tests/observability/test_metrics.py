@@ -54,6 +54,17 @@ def test_latency_is_counted_by_route_template_and_status_never_by_raw_path(clien
     assert game["id"] not in after_page
 
 
+def test_a_made_up_method_is_counted_as_other_so_methods_cannot_grow_the_series(client):
+    before = scrape(client)
+    for method in ("BREW", "WHEN", "BREW"):
+        client.open("/healthz", method=method)
+    page = client.get("/metrics").get_data(as_text=True)
+    after = samples(page)
+    labels = {"method": "other", "route": "<unmatched>", "status": "405"}
+    assert value(after, LATENCY, **labels) == value(before, LATENCY, **labels) + 3
+    assert "BREW" not in page and "WHEN" not in page
+
+
 def test_actions_and_the_events_they_append_are_counted_by_game_type(client):
     game = new_table(client, [{"kind": "human", "name": "Ada"}, *BOTS])
     before = scrape(client)
