@@ -1,6 +1,7 @@
-"""What browsers need and what they must not get: CORS (flask-cors) for front-ends on other
-origins, bodies only as application/json (a form or text/plain POST is what a foreign page can
-send without a preflight), and headers that keep private responses out of caches and sniffers.
+"""What browsers need and what they must not get: CORS for front-ends on other origins
+(api/cors.py), bodies only as application/json (a form or text/plain POST is what a foreign
+page can send without a preflight), and headers that keep private responses out of caches and
+sniffers.
 
 Tokens are bearer headers, never cookies, so any origin may call the API by default
 (`CORS_ORIGINS`): a page cannot act for a seat unless its user gave it the token.
@@ -9,32 +10,37 @@ Tokens are bearer headers, never cookies, so any origin may call the API by defa
 from __future__ import annotations
 
 from flask import Flask, Response, request
-from flask_cors import CORS
+from werkzeug.datastructures import Headers
 
+from api.cors import CorsPolicy
 from api.problems import Problem
 
-ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"]
-ALLOWED_HEADERS += ["Last-Event-ID"]
-EXPOSED_HEADERS = ["ETag", "Retry-After", "Location", "X-Request-Id"]
 BODY_METHODS = {"POST", "PUT", "PATCH"}
 JSON = "application/json"
-PREFLIGHT_MAX_AGE = 600  # seconds a browser may reuse a preflight answer
+CREDENTIALS = ("access_token", "ticket")  # query parameters that carry a token
 
 
 def install_browser_rules(app: Flask, origins: str) -> None:
-    anyone = origins.strip() == "*"
-    CORS(
-        app,
-        origins="*" if anyone else [o.strip() for o in origins.split(",") if o.strip()],
-        send_wildcard=anyone,  # `*` rather than the echoed origin: one answer for every page
-        allow_headers=ALLOWED_HEADERS,
-        expose_headers=EXPOSED_HEADERS,
-        methods=["GET", "POST", "OPTIONS"],
-        max_age=PREFLIGHT_MAX_AGE,
-        supports_credentials=False,
-    )
+    cors = CorsPolicy(origins)
+
+    def _browser_headers(response: Response) -> Response:
+        environ = request.environ
+        headers = response.headers
+        headers.add("X-Content-Type-Options", "nosniff")
+        if _private(environ):
+            # Private cards or tokens: never stored by a browser or a proxy.
+            headers["Cache-Control"] = "no-store"
+        elif "Cache-Control" not in headers:
+            headers.add("Cache-Control", "no-cache")  # revalidate (ETag) before reuse
+        if request.path.startswith("/games/"):
+            _vary(headers, "Authorization")  # what a game route shows depends on the caller
+        headers.extend(cors.headers(environ))
+        if not cors.any_origin:
+            _vary(headers, "Origin")
+        return response
+
     app.before_request(_json_bodies_only)
-    app.after_request(_protective_headers)
+    app.after_request(_browser_headers)
 
 
 def _json_bodies_only() -> None:
@@ -55,20 +61,16 @@ def _has_chunked_body() -> bool:
     return "chunked" in request.headers.get("Transfer-Encoding", "").lower()
 
 
-def _protective_headers(response: Response) -> Response:
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    if _private(response):
-        # Private cards or tokens: never stored by a browser or a proxy.
-        response.headers["Cache-Control"] = "no-store"
-    elif "Cache-Control" not in response.headers:
-        response.headers["Cache-Control"] = "no-cache"  # revalidate (ETag) before reuse
-    if request.path.startswith("/games/"):
-        response.vary.add("Authorization")  # what a game route shows depends on the caller
-    return response
+def _private(environ: dict) -> bool:
+    if "HTTP_AUTHORIZATION" in environ or environ["REQUEST_METHOD"] in BODY_METHODS:
+        return True
+    return bool(environ.get("QUERY_STRING")) and any(name in request.args for name in CREDENTIALS)
 
 
-def _private(response: Response) -> bool:
-    credentials = "Authorization" in request.headers or any(
-        name in request.args for name in ("access_token", "ticket")
-    )
-    return credentials or request.method in BODY_METHODS
+def _vary(headers: Headers, name: str) -> None:
+    """Adds `name` to the answer's Vary header, once."""
+    vary = headers.get("Vary")
+    if vary is None:
+        headers.add("Vary", name)
+    elif name.lower() not in {part.strip().lower() for part in vary.split(",")}:
+        headers["Vary"] = f"{vary}, {name}"

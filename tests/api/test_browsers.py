@@ -73,6 +73,34 @@ def test_only_the_configured_origins_are_allowed(settings):
     assert "Access-Control-Allow-Origin" not in theirs.headers
 
 
+def test_when_only_some_origins_may_call_an_answer_varies_by_origin(settings):
+    app = create_app(dataclasses.replace(settings, cors_origins="https://play.example"))
+    try:
+        client = app.test_client()
+        ours = client.get("/game-types", headers={"Origin": "https://PLAY.example"})
+        theirs = client.get("/game-types", headers={"Origin": "https://evil.example"})
+    finally:
+        app.extensions["cardroom"].pool.close()
+    assert ours.headers["Access-Control-Allow-Origin"] == "https://PLAY.example"
+    for response in (ours, theirs):
+        assert "Origin" in {part.strip() for part in response.headers["Vary"].split(",")}
+
+
+def test_any_origin_is_one_answer_for_every_page_so_it_varies_not_by_origin(client):
+    response = client.get("/game-types", headers={"Origin": ORIGIN})
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Origin" not in response.headers.get("Vary", "")
+
+
+def test_a_preflight_allows_only_the_headers_and_methods_the_api_takes(client):
+    asked = {"Origin": ORIGIN, "Access-Control-Request-Headers": "authorization, x-sneaky"}
+    post = client.options("/games", headers={**asked, "Access-Control-Request-Method": "POST"})
+    delete = client.options("/games", headers={**asked, "Access-Control-Request-Method": "DELETE"})
+    assert allowed(post) == {"authorization"}
+    assert "Access-Control-Allow-Methods" not in delete.headers
+    assert "Access-Control-Allow-Headers" not in delete.headers
+
+
 def test_an_event_stream_is_readable_from_another_origin(settings):
     with serving(dataclasses.replace(settings, stream_max_seconds=0.2)) as url:
         created = requests.post(
