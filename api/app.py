@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+from typing import Any
+from weakref import WeakKeyDictionary
+
 import redis
 from flask import Flask
+from flask.sessions import NullSession, SessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import docs, game_types, games, health, play
@@ -24,8 +30,39 @@ from events.settings import Settings, load_settings
 MAX_BODY_BYTES = 64 * 1024
 
 
+class NoSessions(SessionInterface):
+    """Cardroom keeps no cookie session (a seat's token is a bearer header): every request
+    gets the same read-only null session, rather than a signer made, and found missing, per
+    request."""
+
+    _none = NullSession()
+
+    def open_session(self, app: Flask, request: Any) -> NullSession:
+        return self._none
+
+    def save_session(self, app: Flask, session: Any, response: Any) -> None:
+        return None
+
+
 class CardroomFlask(Flask):
     json_provider_class = SafeJSONProvider
+    session_interface = NoSessions()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Weak keys: a function made for one request leaves with it.
+        self._coroutines: WeakKeyDictionary[Callable, bool] = WeakKeyDictionary()
+
+    def ensure_sync(self, func: Callable) -> Callable:
+        """Flask asks, for every view and hook of every request, whether it is a coroutine
+        function; the answer never changes for a function, so it is kept."""
+        try:
+            coroutine = self._coroutines.get(func)
+        except TypeError:  # a callable that takes no weak reference
+            return super().ensure_sync(func)
+        if coroutine is None:
+            coroutine = self._coroutines[func] = inspect.iscoroutinefunction(func)
+        return self.async_to_sync(func) if coroutine else func
 
 
 def create_app(settings: Settings | None = None) -> Flask:

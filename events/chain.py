@@ -41,8 +41,9 @@ def canonical_bytes(value: Any) -> bytes:
 
 
 def timestamp(moment: datetime) -> str:
-    """The one spelling of a moment: UTC, microseconds, `Z` (2026-11-30T12:00:00.000000Z)."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """The one spelling of a moment: UTC, microseconds, `Z` (2026-11-30T12:00:00.000000Z).
+    (isoformat, not strftime: the same text in half the time, and every hashed event has one.)"""
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def event_hash(chain_format: int, game_id: str, prev_hash: str, record: Mapping[str, Any]) -> str:
