@@ -14,7 +14,6 @@ the polls of a game's streams within that time share it.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 import weakref
@@ -25,6 +24,7 @@ from uuid import UUID
 
 from api.rendering import render_event
 from domain.table import Table
+from events import json_text
 from events.queries import Queries
 from events.records import StoredEvent
 
@@ -41,7 +41,7 @@ POLL_SHARE_SECONDS = 0.25
 
 
 def sse_event(event: dict) -> str:
-    data = json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+    data = json_text.dumps(event).decode("utf-8")
     return f"id: {event['version']}\nevent: {event['type']}\ndata: {data}\n\n"
 
 

@@ -8,7 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 from psycopg.rows import dict_row
+from psycopg.types.json import set_json_dumps, set_json_loads
 from psycopg_pool import ConnectionPool
+
+from events import json_text
+
+# Event data, snapshots and replies go to and from jsonb columns: orjson both ways, for every
+# connection of the process.
+set_json_dumps(json_text.dumps)
+set_json_loads(json_text.loads)
 
 
 def make_pool(
