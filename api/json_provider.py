@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.sansio.response import Response
 
 from events import json_text
 
@@ -19,7 +19,8 @@ class SafeJSONProvider(DefaultJSONProvider):
         """As Flask's (`jsonify`): compact JSON and a newline, dates and the like written by
         Flask's `default`; in UTF-8 rather than ASCII escapes."""
         body = json_text.dumps(self._prepare_response_obj(args, kwargs), default=self.default)
-        return self._app.response_class(body + b"\n", mimetype=self.mimetype)
+        # The app's class is Flask's wsgi Response, which takes bytes; the sansio type cannot.
+        return self._app.response_class(body + b"\n", mimetype=self.mimetype)  # type: ignore[arg-type]
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         try:
