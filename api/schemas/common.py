@@ -26,13 +26,18 @@ class StrictInteger(fields.Integer):
 
 
 def registered_suit(value: str) -> None:
-    """A suit of a registered game's cards, looked up now: a game registered later counts."""
-    validate.OneOf(card_suits())(value)
+    """A suit of a registered game's cards, looked up now: a game registered later counts.
+    (marshmallow's validator, with its message, is made only for a suit that fails.)"""
+    suits = card_suits()
+    if value not in suits:
+        validate.OneOf(suits)(value)
 
 
 def registered_rank(value: int) -> None:
     """From the lowest to the highest rank of the registered games' cards, looked up now."""
-    validate.Range(*card_ranks())(value)
+    low, high = card_ranks()
+    if not low <= value <= high:
+        validate.Range(low, high)(value)
 
 
 class CardSchema(Schema):
