@@ -124,20 +124,23 @@ def embedded_redis_url(data_dir: str) -> str | None:
 
 
 @contextmanager
-def second_api(service: Service, settings: dict[str, str]) -> Iterator[str]:
+def second_api(service: Service, settings: dict[str, str], repo: Path = REPO) -> Iterator[str]:
     """Another API (gunicorn, as make run starts it) beside `service`, on its database, Redis,
-    worker and signing key, with other `settings`: an A/B pair in one run."""
+    worker and signing key, with other `settings` or the code of another checkout (`repo`): an
+    A/B pair in one run."""
     from embedded.run import gunicorn_command
     from events.settings import load_settings
 
     port = free_port()
     env = dict(os.environ, PORT=str(port), PYTHONUNBUFFERED="1", **settings)
+    if repo != REPO:  # its modules before this checkout's, which the venv installs (editable)
+        env["PYTHONPATH"] = str(repo)
     if service.data_dir:
         env["DATA_DIR"] = service.data_dir
         env.setdefault("REDIS_URL", embedded_redis_url(service.data_dir) or "")
     env.setdefault("DATABASE_URL", service.database_url or "")
     command = gunicorn_command(load_settings(env))
-    proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(command, cwd=repo, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
