@@ -20,6 +20,7 @@ import logging
 import os
 import socket
 import struct
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,13 @@ LENGTH = struct.Struct("!I")
 WARN_EVERY = 30.0  # seconds between two warnings that the stream process is out of reach
 # Hop-by-hop fields are the connection's business: the stream process writes its own.
 HOP_BY_HOP = {"connection", "transfer-encoding", "content-length", "keep-alive"}
+STREAM_PATH_END = "/events/stream"
+# Handshakes of streams one API process runs at once; the rest wait their turn. A table's
+# spectators arrive together (100 handshakes in the same few ms), and on gevent each one runs
+# until its first wait: unthrottled, an action that arrives among them waits behind them all,
+# for the CPU and for the database pool. Two keep the handshakes' own waits (a statement, the
+# stream process's answer) overlapped.
+HANDSHAKES_AT_ONCE = 2
 
 
 @dataclass
@@ -107,12 +115,22 @@ class StreamHandoffMiddleware:
     """Wraps the Flask app: a stream response that the view marked for handoff is passed to the
     stream process, with the status and headers the app made, instead of being served here."""
 
-    def __init__(self, app: Callable, paths: Sequence[str]) -> None:
+    def __init__(
+        self, app: Callable, paths: Sequence[str], handshakes: int = HANDSHAKES_AT_ONCE
+    ) -> None:
         self._app = app
         self._paths = list(paths)
         self._warned = 0.0
+        # Made in the worker, after gevent's patching: a semaphore that yields to greenlets.
+        self._handshakes = threading.BoundedSemaphore(handshakes)
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if not environ.get("PATH_INFO", "").endswith(STREAM_PATH_END):
+            return self._app(environ, start_response)
+        with self._handshakes:  # the handshake only: a stream served here streams after it
+            return self._stream(environ, start_response)
+
+    def _stream(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         handing = environ.get("REQUEST_METHOD") == "GET" and "gunicorn.socket" in environ
         if not self._paths or not handing:  # a HEAD has no body to hand off
             return self._app(environ, start_response)
