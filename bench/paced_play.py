@@ -42,6 +42,7 @@ class Table:
     state: dict[str, Any]  # the game as last answered (status, to_act, version)
     rng: random.Random
     due: float = 0.0  # time.monotonic() of its next action
+    replaces: str | None = None  # the id of the game that ended and left it its place
 
 
 @dataclass
@@ -225,7 +226,9 @@ class PacedPlay:
         return True
 
     def _replace(self, api: Api, index: int) -> None:
+        ended = self.tables[index].id
         self.tables[index] = self._new_table(api, index)
+        self.tables[index].replaces = ended
         self.log.replaced += 1
         if self.on_replace is not None:
             self.on_replace(self.tables[index])

@@ -8,8 +8,11 @@ own CPU competes with the server's on the same machine): each `data:` line's `re
 compared with the arrival time.
 
 The parent commands it over a Pipe, one tuple per message:
-  ("open", paths, concurrency)       open these streams, `concurrency` handshakes at a time;
-                                     a refusal (503, Retry-After) is counted and retried
+  ("open", paths, concurrency[, ended])
+                                     open these streams, `concurrency` handshakes at a time;
+                                     a refusal (503, Retry-After) is counted and retried.
+                                     `ended`: the id of a game that ended, whose streams the
+                                     server ended with it (the others it ended are `dropped`)
   ("slow", count, path, interval)    `count` sockets that send one header line every
                                      `interval` s and never finish their request (one
                                      the server ends is replaced by a new one)
@@ -54,6 +57,7 @@ class Status:
     refusals: Counter = field(default_factory=Counter)  # non-200 answers, by status
     failed: Counter = field(default_factory=Counter)  # streams given up on, by reason
     ended: int = 0  # open streams the server closed (the game ended, or worse)
+    dropped: int = 0  # of those, the ones whose game the bench never said had ended
     events: int = 0  # live events received (after their stream opened)
     backlog: int = 0  # events recorded before their stream opened (not timed)
     slow_connected: int = 0  # slow sockets connected now
@@ -70,6 +74,12 @@ def raise_open_files_limit() -> int:
     if soft < hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     return hard
+
+
+def game_of(path: str) -> str:
+    """The game id of a stream's path, /games/{id}/events/stream?... (any other: itself)."""
+    parts = path.split("/", 3)
+    return parts[2] if len(parts) > 2 and parts[1] == "games" else path
 
 
 def recorded_epoch(event_json: bytes) -> float:
@@ -141,6 +151,8 @@ class Reader:
         self.writers: set[asyncio.StreamWriter] = set()  # the slow clients'
         self.transports: set[asyncio.BaseTransport] = set()  # the streams'
         self.tasks: set[asyncio.Task[None]] = set()
+        self.ended_by_game: Counter[str] = Counter()  # streams the server closed, per game
+        self.ended_games: set[str] = set()  # games the bench said had ended
         self.done = asyncio.Event()
         self.parent_gone = False
 
@@ -156,6 +168,8 @@ class Reader:
             return
         kind = command[0]
         if kind == "open":
+            if len(command) > 3 and command[3] is not None:
+                self.ended_games.add(command[3])
             self.status.pending += len(command[1])  # counted now: the next status sees them
             self.spawn(self.open_all(command[1], command[2]))
         elif kind == "slow":
@@ -167,6 +181,7 @@ class Reader:
 
     def snapshot(self) -> Status:
         s = self.status
+        self.count_dropped()
         recent = sorted(s.lags[-RECENT:])
         p95 = recent[int(0.95 * (len(recent) - 1))] if recent else float("nan")
         return dataclasses.replace(  # everything but the (large) arrays
@@ -174,6 +189,13 @@ class Reader:
             slow_closed=Counter(s.slow_closed), recent_p95=p95, arrivals=array("d"),
             lags=array("d"), slow_lifetimes=array("d"),
         )  # fmt: skip
+
+    def count_dropped(self) -> None:
+        """Counted when asked, not as streams close: the server may end a game's streams
+        before the bench hears that the game ended."""
+        self.status.dropped = sum(
+            n for game, n in self.ended_by_game.items() if game not in self.ended_games
+        )
 
     def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -206,6 +228,7 @@ class Reader:
             transport.close()
         if not self.done.is_set():
             self.status.ended += 1
+            self.ended_by_game[game_of(path)] += 1
 
     async def open_stream(self, path: str, gate: asyncio.Semaphore) -> StreamProtocol | None:
         """The open stream, or None when given up; holds `gate` only for the handshakes (and
@@ -311,6 +334,7 @@ class Reader:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
         if not self.parent_gone:
+            self.count_dropped()
             self.conn.send(self.status)
 
 
@@ -352,8 +376,9 @@ class ReaderProcess:
         self.process.start()
         child.close()
 
-    def open(self, paths: list[str], concurrency: int) -> None:
-        self._send(("open", paths, concurrency))
+    def open(self, paths: list[str], concurrency: int, ended: str | None = None) -> None:
+        """Opens `paths`; `ended`: the game that ended and whose place they take, if any."""
+        self._send(("open", paths, concurrency, ended))
 
     def slow_clients(self, count: int, path: str, interval: float) -> None:
         self._send(("slow", count, path, interval))

@@ -75,8 +75,9 @@ def test_the_reader_times_live_events_counts_the_backlog_and_retries_refusals():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     reader = ReaderProcess(f"http://127.0.0.1:{server.server_address[1]}")
     try:
-        # When the reader opens two streams
-        reader.open(["/a", "/b"], 2)
+        # When the reader opens two streams, of two games, and hears that the first ended
+        reader.open(["/games/g1/events/stream", "/games/g2/events/stream?after=0"], 2)
+        reader.open([], 1, ended="g1")
         deadline = time.monotonic() + 10
         while reader.status().ended < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -87,3 +88,5 @@ def test_the_reader_times_live_events_counts_the_backlog_and_retries_refusals():
     assert (final.opened, final.ended, dict(final.refusals)) == (2, 2, {"503": 1})
     assert (final.events, final.backlog) == (4, 2)
     assert all(0 <= lag < 1.0 for lag in final.lags)
+    # And the stream whose game it never heard had ended counts as dropped
+    assert final.dropped == 1
