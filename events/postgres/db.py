@@ -1,7 +1,8 @@
 """The connection pool. Connections are in autocommit mode: a read is one round trip, and
-writers open `with conn.transaction():` explicitly, which commits on success and rolls back on
-error. No check runs on checkout (it would cost a round trip per request): a connection that
-broke while idle fails one request with a 503, and the pool replaces it."""
+a writer begins its own transaction (events/postgres/unit_of_work.py, or `conn.transaction()`),
+committed on success and rolled back on error. No check runs on checkout (it would cost a
+round trip per request): a connection that broke while idle fails one request with a 503, and
+the pool replaces it."""
 
 from __future__ import annotations
 

@@ -91,13 +91,17 @@ class Repository:
         self, conn, game_id: UUID, before: int, after: int, table: tables.Table
     ) -> None:
         """Saves a snapshot each time a game passes a multiple of SNAPSHOT_EVERY events."""
-        if (
-            table.game_type.state_type is None
-            or before // SNAPSHOT_EVERY == after // SNAPSHOT_EVERY
-        ):
+        if not self.snapshot_due(before, after, table):
             return
         data = {"code": CODE_VERSION, "table": table_to_json(table)}
         snapshots.save_snapshot(conn, game_id, after, data)
+
+    @staticmethod
+    def snapshot_due(before: int, after: int, table: tables.Table) -> bool:
+        return (
+            table.game_type.state_type is not None
+            and before // SNAPSHOT_EVERY != after // SNAPSHOT_EVERY
+        )
 
     def __len__(self) -> int:
         """Tables cached now (never more than the two capacities together)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -59,9 +60,17 @@ def create_stream(
 
 def lock_stream(conn: psycopg.Connection, game_id: UUID) -> StreamHead:
     """Locks the stream row (writers of one game queue here)."""
-    version, head, chain_format = stream_row(
-        conn, game_id, "version, head_hash, chain_format", " FOR NO KEY UPDATE"
-    )
+    return head_of(send_lock(conn, game_id), game_id)
+
+
+def send_lock(conn: psycopg.Connection, game_id: UUID) -> psycopg.Cursor:
+    """lock_stream's statement, whose answer `head_of` reads (in pipeline mode, once the
+    pipeline is sent)."""
+    return send_stream_row(conn, game_id, "version, head_hash, chain_format", " FOR NO KEY UPDATE")
+
+
+def head_of(cursor: psycopg.Cursor, game_id: UUID) -> StreamHead:
+    version, head, chain_format = row_of(cursor, game_id)
     return StreamHead(version, head, chain_format)
 
 
@@ -74,9 +83,23 @@ def stream_row(
 ) -> tuple:
     """The named columns of a game's stream row `s` (GameNotFound if there is none);
     `column_params` fill the placeholders the columns hold, if any."""
+    return row_of(send_stream_row(conn, game_id, columns, lock, column_params), game_id)
+
+
+def send_stream_row(
+    conn: psycopg.Connection,
+    game_id: UUID,
+    columns: str,
+    lock: str = "",
+    column_params: tuple = (),
+) -> psycopg.Cursor:
     query = f"SELECT {columns} FROM streams s WHERE s.game_id = %s{lock}"
-    params = (*column_params, game_id)
-    row = conn.cursor(row_factory=tuple_row).execute(query, params).fetchone()
+    return conn.cursor(row_factory=tuple_row).execute(query, (*column_params, game_id))
+
+
+def row_of(cursor: psycopg.Cursor, game_id: UUID) -> tuple:
+    """The stream row a send_stream_row cursor found; GameNotFound if it found none."""
+    row = cursor.fetchone()
     if row is None:
         raise GameNotFound(game_id)
     return row
@@ -121,11 +144,35 @@ def append(
     `expected_version` (see lock_stream) passes its `locked_head` to save the first trip.
     `sign` signs the new head, kept in the stream row (without it the row keeps none).
     """
-    if not events:
-        raise ValueError("append needs at least one event")
     head = locked_head if locked_head is not None else _lock_head(conn, game_id, expected_version)
     if head.version != expected_version:
         raise VersionConflict(game_id, expected_version, head.version)
+    appending = prepare_append(game_id, head, events, notify=notify, sign=sign)
+    return appended(appending, send_append(conn, appending))
+
+
+@dataclass(frozen=True)
+class Appending:
+    """An append made ready: its events, chained and unsaved, and the statement that saves
+    them (send_append), whose answer gives them their global positions (appended)."""
+
+    chained: list[StoredEvent]
+    query: str
+    params: list[Any]
+
+
+def prepare_append(
+    game_id: UUID,
+    head: StreamHead,
+    events: list[NewEvent],
+    *,
+    notify: bool = True,
+    sign: Signer | None = None,
+) -> Appending:
+    """The events after `head` (the caller holds the stream row's lock at it), chained and
+    signed, and the statement that appends them."""
+    if not events:
+        raise ValueError("append needs at least one event")
     chained = chained_events(game_id, head, events, datetime.now(UTC))
     params: list[Any] = []
     for e in chained:
@@ -147,8 +194,17 @@ def append(
     params += [last.version, last.hash, signature, game_id, str(game_id)]
     notify_sql = f"pg_notify('{NOTIFY_CHANNEL}', %s)" if notify else "%s::text"
     query = _APPEND.format(rows=", ".join([_ROW] * len(chained)), notify=notify_sql)
-    positions = conn.cursor(row_factory=tuple_row).execute(query, params).fetchall()
-    return [_with_position(e, p[0]) for e, p in zip(chained, positions, strict=True)]
+    return Appending(chained, query, params)
+
+
+def send_append(conn: psycopg.Connection, appending: Appending) -> psycopg.Cursor:
+    return conn.cursor(row_factory=tuple_row).execute(appending.query, appending.params)
+
+
+def appended(appending: Appending, cursor: psycopg.Cursor) -> list[StoredEvent]:
+    """The appended events with their global positions, from send_append's answer."""
+    positions = cursor.fetchall()
+    return [_with_position(e, p[0]) for e, p in zip(appending.chained, positions, strict=True)]
 
 
 def _with_position(event: StoredEvent, position: int) -> StoredEvent:

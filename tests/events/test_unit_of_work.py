@@ -1,0 +1,159 @@
+"""The unit of work's transaction on real Postgres: it begins with the first statement (the
+game's lock carries its BEGIN, in pipeline mode), and however the unit ends, its connection
+goes back to the pool with no transaction open, and nothing of a failed unit stays."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from functools import partial
+
+import psycopg
+import pytest
+from psycopg.pq import TransactionStatus
+
+from domain import table as tables
+from domain.actions import command_from_action
+from domain.games import get_game_type
+from domain.templates import action_from_template
+from events.bootstrap import Cardroom, bootstrap
+from events.errors import GameNotFound, Unauthorized
+from events.postgres.repository import Repository
+from events.postgres.unit_of_work import PostgresUnitOfWork
+from events.records import StreamHead
+from events.settings import Settings
+
+GAME = get_game_type("trick_and_snipers")
+
+
+@pytest.fixture()
+def cardroom(database_url, tmp_path):
+    """A service with one pooled connection: every unit gets the one the last unit returned."""
+    built = bootstrap(
+        Settings(database_url=database_url, audit_key_file=str(tmp_path / "k.pem")), pool_size=1
+    )
+    yield built
+    built.close()
+
+
+def four_humans(cardroom: Cardroom) -> tuple[uuid.UUID, dict[int, str]]:
+    game_id = uuid.uuid4()
+    command = tables.CreateTable((tables.SeatInfo(tables.HUMAN),) * 4, {})
+    return game_id, cardroom.commands.create(game_id, GAME, command).secrets.tokens
+
+
+def pooled_transaction_status(cardroom: Cardroom) -> TransactionStatus:
+    conn = cardroom.pool.getconn()
+    try:
+        return conn.info.transaction_status
+    finally:
+        cardroom.pool.putconn(conn)
+
+
+def units(cardroom: Cardroom):
+    return partial(PostgresUnitOfWork, cardroom.pool, Repository(), cardroom.signer)
+
+
+def test_a_lock_that_finds_no_game_leaves_no_transaction_open(cardroom):
+    # Given no such game, when an action asks for its lock
+    with pytest.raises(GameNotFound):
+        cardroom.commands.act_as(uuid.uuid4(), "some-token", lambda seat: None)  # type: ignore[arg-type, return-value]
+    # Then the connection is back in the pool, idle, and serves the next unit
+    assert pooled_transaction_status(cardroom) == TransactionStatus.IDLE
+    game_id, _ = four_humans(cardroom)
+    assert cardroom.queries.game(game_id)[1] >= 1
+
+
+def test_a_refusal_under_the_lock_rolls_back_and_leaves_the_connection_idle(cardroom):
+    # Given a game, when a token of no seat of it asks to act
+    game_id, _ = four_humans(cardroom)
+    _, version = cardroom.queries.game(game_id)
+    with pytest.raises(Unauthorized):
+        cardroom.commands.act_as(game_id, "not-a-token", lambda seat: None)  # type: ignore[arg-type, return-value]
+    # Then nothing was appended, and no transaction (nor the game's lock) is held
+    assert pooled_transaction_status(cardroom) == TransactionStatus.IDLE
+    assert cardroom.queries.game(game_id)[1] == version
+
+
+def test_what_a_failed_unit_wrote_after_its_lock_is_rolled_back(cardroom):
+    # Given a seat's token
+    game_id, tokens = four_humans(cardroom)
+    assert cardroom.queries.seat_for(game_id, tokens[0]) == 0
+    # When a unit revokes it under the game's lock, then fails before its end
+    with pytest.raises(RuntimeError), units(cardroom)() as uow:
+        uow.lock(game_id)
+        uow.revoke_token(game_id, 0)
+        raise RuntimeError("the unit fails after writing")
+    # Then the token still acts for its seat, and the connection is idle
+    assert cardroom.queries.seat_for(game_id, tokens[0]) == 0
+    assert pooled_transaction_status(cardroom) == TransactionStatus.IDLE
+
+
+def test_a_unit_that_ends_well_commits_what_it_wrote(cardroom):
+    game_id, tokens = four_humans(cardroom)
+    with units(cardroom)() as uow:
+        head, seat = uow.lock_as(game_id, tokens[1])
+        assert seat == 1 and head.version >= 1
+        uow.revoke_token(game_id, 1)
+    assert cardroom.queries.seat_for(game_id, tokens[1]) is None
+    assert pooled_transaction_status(cardroom) == TransactionStatus.IDLE
+
+
+def a_legal_action(cardroom: Cardroom, game_id: uuid.UUID, uow) -> tuple:
+    """The head, the table and the events of seat to_act's first legal action, decided under
+    the game's lock in `uow`."""
+    head = uow.lock(game_id)
+    table = uow.load(game_id, head)
+    seat = table.game_type.to_act(table.game)[0]
+    template = table.game_type.legal_actions(table.game, seat)[0]
+    action = action_from_template(template, random.Random(1))
+    decided = tables.decide(table, command_from_action(table.game_type, seat, action))
+    return head, table, decided
+
+
+def stored_positions(cardroom: Cardroom, game_id: uuid.UUID) -> dict[int, int]:
+    with cardroom.pool.connection() as conn:
+        rows = conn.execute(
+            "SELECT version, global_position FROM events WHERE game_id = %s", (game_id,)
+        ).fetchall()
+    return {row["version"]: row["global_position"] for row in rows}
+
+
+def test_an_append_goes_with_the_commit_and_its_events_get_their_positions(cardroom):
+    # Given a game, when a unit appends a legal action and ends
+    game_id, _ = four_humans(cardroom)
+    with units(cardroom)() as uow:
+        head, table, decided = a_legal_action(cardroom, game_id, uow)
+        stored = uow.append(game_id, head, decided, table)
+    # Then the events are saved, and the list the append returned has their positions
+    saved = stored_positions(cardroom, game_id)
+    assert stored and all(saved[e.version] == e.global_position for e in stored)
+    assert cardroom.queries.game(game_id)[1] == head.version + len(stored)
+
+
+def test_a_statement_after_an_append_sends_the_append_first(cardroom):
+    # Given a unit that appends, then writes something else
+    game_id, tokens = four_humans(cardroom)
+    with units(cardroom)() as uow:
+        head, table, decided = a_legal_action(cardroom, game_id, uow)
+        stored = uow.append(game_id, head, decided, table)
+        uow.revoke_token(game_id, 3)
+        # Then the append was sent before that statement: its positions are known already
+        assert all(e.global_position > 0 for e in stored)
+    assert cardroom.queries.seat_for(game_id, tokens[3]) is None
+    assert cardroom.queries.game(game_id)[1] == head.version + len(stored)
+
+
+def test_an_append_that_fails_at_its_commit_fails_the_unit_and_keeps_nothing(cardroom):
+    # Given a unit whose append collides with an event already saved (a head one behind)
+    game_id, tokens = four_humans(cardroom)
+    _, version = cardroom.queries.game(game_id)
+    with pytest.raises(psycopg.errors.UniqueViolation), units(cardroom)() as uow:
+        head, table, decided = a_legal_action(cardroom, game_id, uow)
+        uow.revoke_token(game_id, 2)  # written before the append: rolled back with it
+        behind = StreamHead(head.version - 1, head.hash, head.chain_format)
+        uow.append(game_id, behind, decided, table)
+    # Then nothing of the unit stays, and the connection is idle for the next one
+    assert cardroom.queries.game(game_id)[1] == version
+    assert cardroom.queries.seat_for(game_id, tokens[2]) == 2
+    assert pooled_transaction_status(cardroom) == TransactionStatus.IDLE
