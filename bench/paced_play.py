@@ -64,6 +64,7 @@ class PlayLog:
     failures: list[Failure] = field(default_factory=list)  # timeouts, errors, bad statuses
     rejected: int = 0  # 409/422: the game moved between the view and the POST
     replaced: int = 0  # games that ended and were replaced
+    replacements: list[float] = field(default_factory=list)  # time.time() of each
 
 
 def posts_between(log: PlayLog, start: float, end: float) -> list[float]:
@@ -230,6 +231,7 @@ class PacedPlay:
         self.tables[index] = self._new_table(api, index)
         self.tables[index].replaces = ended
         self.log.replaced += 1
+        self.log.replacements.append(time.time())
         if self.on_replace is not None:
             self.on_replace(self.tables[index])
 

@@ -73,7 +73,7 @@ from domain.templates import action_from_template  # noqa: E402
 GOAL_P95_MS = 100.0
 GOAL_CAPACITY_P95_MS = 250.0  # delivery, with all the streams open
 GOAL_POST_P99_RATIO = 1.5  # POST p99 with the streams (or slow clients) / without
-OPENING_WINDOW_S = 2.0  # after a replacement's streams are asked for: their handshakes
+REPLACEMENT_WINDOW_S = 2.0  # after a game's replacement: its end, the new game, its streams
 GOAL_RSS_BYTES = 2 * 1024**3  # every server process together, with all the streams open
 
 
@@ -322,7 +322,6 @@ class Reopened:
     """The streams asked for replacement games, as many as the games that ended took."""
 
     streams: int = 0
-    at: list[float] = field(default_factory=list)  # epoch s of each replacement's opening
 
 
 def reopen_on_replace(
@@ -336,22 +335,22 @@ def reopen_on_replace(
     def reopen(table: Table) -> None:
         paths = table_paths(table, per_table)
         reopened.streams += len(paths)
-        reopened.at.append(time.time())
         sampler.reader.open(paths, concurrency, ended=table.replaces)
 
     play.on_replace = reopen
     return reopened
 
 
-def slowest_near_openings(
-    posts: list[Timed], openings: list[float], window: float = OPENING_WINDOW_S
+def slowest_near(
+    posts: list[Timed], moments: list[float], window: float = REPLACEMENT_WINDOW_S
 ) -> dict[str, float]:
-    """Whether the slowest POSTs (the 1 % above the p99) came in the `window` seconds after a
-    replacement game's streams were asked for: the share of them that did, and the share of
-    the POSTs sent in such windows at all (equal shares: the openings do not matter)."""
+    """Whether the slowest POSTs (the 1 % above the p99) came in the `window` seconds after
+    one of `moments` (a game's replacement, and the opening of its streams): the share of them
+    that did, and the share of all POSTs sent in such windows (equal shares: the moments do
+    not matter)."""
     if not posts:
         return {"slowest_share": float("nan"), "all_share": float("nan")}
-    starts = sorted(openings)
+    starts = sorted(moments)
 
     def near(at: float) -> bool:
         i = bisect.bisect_right(starts, at)
@@ -463,6 +462,8 @@ def server_rss() -> tuple[int, list[int]]:
 
 def phase_figures(prefix: str, phase: Phase, play: PacedPlay) -> dict[str, Any]:
     posts = posts_between(play.log, phase.start, phase.end)
+    timed = [t for t in play.log.posts if phase.start <= t.at < phase.end]
+    near = slowest_near(timed, play.log.replacements)
     probes = probes_between(play.log, phase.start, phase.end)
     failures = failures_between(play.log, phase.start, phase.end)
     return {
@@ -476,6 +477,8 @@ def phase_figures(prefix: str, phase: Phase, play: PacedPlay) -> dict[str, Any]:
         f"{prefix}_machine_busy_pct": phase.busy_pct,
         f"{prefix}_server_cpu_pct": phase.server_cpu_pct,
         f"{prefix}_reader_cpu_pct": phase.reader_cpu_pct,
+        f"{prefix}_slowest_posts_near_replacements_share": near["slowest_share"],
+        f"{prefix}_posts_near_replacements_share": near["all_share"],
         f"{prefix}_window": [round(phase.start, 3), round(phase.end, 3)],
     }
 
@@ -564,11 +567,6 @@ class CapacityRun:
         live = run_phase("streams open", self.args.phase_seconds, self.play, self.sampler)
         self.figures |= streams_summary(self.args.streams, self.sampler.last, live)
         self.figures["streams_reopened"] = reopened.streams
-        near = slowest_near_openings(
-            [t for t in self.play.log.posts if live.start <= t.at < live.end], reopened.at
-        )
-        self.figures["streams_slowest_posts_near_openings_share"] = near["slowest_share"]
-        self.figures["streams_posts_near_openings_share"] = near["all_share"]
         self.figures |= phase_figures("streams", live, self.play)
         self.figures["post_p99_ratio_streams"] = ratio(
             self.figures["streams_post_p99_ms"], self.figures["quiet_post_p99_ms"]

@@ -12,7 +12,7 @@ import pytest
 
 from bench.paced_play import PacedPlay, Table, Timed
 from bench.players import Api
-from bench.stream import kept_open, slowest_near_openings, table_paths
+from bench.stream import kept_open, slowest_near, table_paths
 
 TEMPLATE = {"type": "play_card", "cards": ["red-1"], "send": {"type": {"value": "play_card"}}}
 
@@ -73,7 +73,7 @@ def test_a_game_ended_by_an_action_is_replaced_at_once_and_the_bench_told(api_ur
     api.close()
     # Then the new game takes its place in the same step, due a pace after that action, and
     # the bench hears of it once
-    assert play.log.replaced == 1
+    assert play.log.replaced == 1 and len(play.log.replacements) == 1
     assert [table.id for table in told] == [play.tables[0].id] != [first.id]
     assert told[0].replaces == first.id  # for the reader: the game whose streams ended
     assert play.tables[0].due >= first.due + play.pace
@@ -102,15 +102,15 @@ def test_a_stream_the_server_ended_before_its_game_did_fails_the_goal():
     assert not kept_open(10_000, figures(9_999, dropped=0))
 
 
-def test_the_slowest_posts_are_found_in_the_seconds_after_an_opening():
-    # Given 200 POSTs a second apart, the two slowest sent just after a replacement's opening
+def test_the_slowest_posts_are_found_in_the_seconds_after_a_replacement():
+    # Given 200 POSTs a second apart, the two slowest sent just after a replacement
     posts = [Timed(float(at), 0.010) for at in range(200)]
     posts[50] = Timed(50.0, 0.300)
     posts[120] = Timed(120.0, 0.250)
-    # When the openings came at 49.5 s and 119.5 s
-    near = slowest_near_openings(posts, [49.5, 119.5], window=2.0)
-    # Then every one of the slowest came near an opening, and few POSTs did at all
+    # When the replacements came at 49.5 s and 119.5 s
+    near = slowest_near(posts, [49.5, 119.5], window=2.0)
+    # Then every one of the slowest came near a replacement, and few POSTs did at all
     assert near["slowest_share"] == 1.0
     assert near["all_share"] == 4 / 200  # 50, 51 and 120, 121
-    # And with the openings elsewhere, none did
-    assert slowest_near_openings(posts, [10.0], window=2.0)["slowest_share"] == 0.0
+    # And with the replacements elsewhere, none did
+    assert slowest_near(posts, [10.0], window=2.0)["slowest_share"] == 0.0
