@@ -1,8 +1,9 @@
 """The connection pool. Connections are in autocommit mode: a read is one round trip, and
 a writer begins its own transaction (events/postgres/unit_of_work.py, or `conn.transaction()`),
-committed on success and rolled back on error. No check runs on checkout (it would cost a
-round trip per request): a connection that broke while idle fails one request with a 503, and
-the pool replaces it."""
+committed on success and rolled back on error. The hot statements are prepared by name, once
+per connection (events/postgres/named_statements.py); psycopg prepares none. No check runs on
+checkout (it would cost a round trip per request): a connection that broke while idle fails
+one request with a 503, and the pool replaces it."""
 
 from __future__ import annotations
 
@@ -41,6 +42,10 @@ def make_pool(
         "row_factory": dict_row,
         "connect_timeout": 2,
         "options": options,
+        # psycopg's own prepared statements, once it sees a ROLLBACK (or a DROP, an ALTER),
+        # deallocate every prepared statement of the session, the unit of work's too; it
+        # prepares its own hot statements by name (named_statements.py), and nothing else.
+        "prepare_threshold": None,
     }
     return ConnectionPool(
         database_url,

@@ -75,14 +75,14 @@ def version_and_seat(
 def lock_as(conn: psycopg.Connection, game_id: UUID, token: str) -> tuple[StreamHead, int | None]:
     """Locks the stream row (store.lock_stream) and finds the seat `token` acts for, in one
     statement: an action learns who acts in the round trip that takes the game's lock."""
-    return head_and_seat_of(send_lock_as(conn, game_id, token), game_id)
+    return head_and_seat_of(store.execute(conn, lock_as_statement(game_id, token)), game_id)
 
 
-def send_lock_as(conn: psycopg.Connection, game_id: UUID, token: str) -> psycopg.Cursor:
+def lock_as_statement(game_id: UUID, token: str) -> store.Statement:
     """lock_as's statement, whose answer `head_and_seat_of` reads."""
     columns = f"s.version, s.head_hash, s.chain_format, {_SEAT_OF_TOKEN}"
     lock = " FOR NO KEY UPDATE OF s"
-    return store.send_stream_row(conn, game_id, columns, lock, column_params=(token_hash(token),))
+    return store.stream_row_statement(game_id, columns, lock, column_params=(token_hash(token),))
 
 
 def head_and_seat_of(cursor: psycopg.Cursor, game_id: UUID) -> tuple[StreamHead, int | None]:

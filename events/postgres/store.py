@@ -18,7 +18,9 @@ from psycopg.types.json import Jsonb
 
 from events.chain import GENESIS
 from events.errors import GameExists, GameNotFound, VersionConflict
+from events.postgres import named_statements
 from events.postgres.listing import StreamInfo, list_streams, set_stream_status
+from events.postgres.named_statements import Statement
 from events.records import NewEvent, StoredEvent, StreamHead, chained_events
 
 __all__ = [
@@ -60,13 +62,17 @@ def create_stream(
 
 def lock_stream(conn: psycopg.Connection, game_id: UUID) -> StreamHead:
     """Locks the stream row (writers of one game queue here)."""
-    return head_of(send_lock(conn, game_id), game_id)
+    return head_of(execute(conn, lock_statement(game_id)), game_id)
 
 
-def send_lock(conn: psycopg.Connection, game_id: UUID) -> psycopg.Cursor:
-    """lock_stream's statement, whose answer `head_of` reads (in pipeline mode, once the
-    pipeline is sent)."""
-    return send_stream_row(conn, game_id, "version, head_hash, chain_format", " FOR NO KEY UPDATE")
+def lock_statement(game_id: UUID) -> Statement:
+    """lock_stream's statement, whose answer `head_of` reads."""
+    return stream_row_statement(game_id, "version, head_hash, chain_format", " FOR NO KEY UPDATE")
+
+
+def execute(conn: psycopg.Connection, statement: Statement) -> psycopg.Cursor:
+    """A cursor on the answer to `statement` (rows as tuples), prepared once per connection."""
+    return named_statements.run(conn, "", statement)
 
 
 def head_of(cursor: psycopg.Cursor, game_id: UUID) -> StreamHead:
@@ -83,22 +89,19 @@ def stream_row(
 ) -> tuple:
     """The named columns of a game's stream row `s` (GameNotFound if there is none);
     `column_params` fill the placeholders the columns hold, if any."""
-    return row_of(send_stream_row(conn, game_id, columns, lock, column_params), game_id)
+    statement = stream_row_statement(game_id, columns, lock, column_params)
+    return row_of(execute(conn, statement), game_id)
 
 
-def send_stream_row(
-    conn: psycopg.Connection,
-    game_id: UUID,
-    columns: str,
-    lock: str = "",
-    column_params: tuple = (),
-) -> psycopg.Cursor:
+def stream_row_statement(
+    game_id: UUID, columns: str, lock: str = "", column_params: tuple = ()
+) -> Statement:
     query = f"SELECT {columns} FROM streams s WHERE s.game_id = %s{lock}"
-    return conn.cursor(row_factory=tuple_row).execute(query, (*column_params, game_id))
+    return query, (*column_params, game_id)
 
 
 def row_of(cursor: psycopg.Cursor, game_id: UUID) -> tuple:
-    """The stream row a send_stream_row cursor found; GameNotFound if it found none."""
+    """The stream row a stream_row_statement found; GameNotFound if it found none."""
     row = cursor.fetchone()
     if row is None:
         raise GameNotFound(game_id)
@@ -148,17 +151,16 @@ def append(
     if head.version != expected_version:
         raise VersionConflict(game_id, expected_version, head.version)
     appending = prepare_append(game_id, head, events, notify=notify, sign=sign)
-    return appended(appending, send_append(conn, appending))
+    return appended(appending, execute(conn, appending.statement))
 
 
 @dataclass(frozen=True)
 class Appending:
     """An append made ready: its events, chained and unsaved, and the statement that saves
-    them (send_append), whose answer gives them their global positions (appended)."""
+    them, whose answer gives them their global positions (appended)."""
 
     chained: list[StoredEvent]
-    query: str
-    params: list[Any]
+    statement: Statement
 
 
 def prepare_append(
@@ -194,15 +196,11 @@ def prepare_append(
     params += [last.version, last.hash, signature, game_id, str(game_id)]
     notify_sql = f"pg_notify('{NOTIFY_CHANNEL}', %s)" if notify else "%s::text"
     query = _APPEND.format(rows=", ".join([_ROW] * len(chained)), notify=notify_sql)
-    return Appending(chained, query, params)
-
-
-def send_append(conn: psycopg.Connection, appending: Appending) -> psycopg.Cursor:
-    return conn.cursor(row_factory=tuple_row).execute(appending.query, appending.params)
+    return Appending(chained, (query, params))
 
 
 def appended(appending: Appending, cursor: psycopg.Cursor) -> list[StoredEvent]:
-    """The appended events with their global positions, from send_append's answer."""
+    """The appended events with their global positions, from the answer to their statement."""
     positions = cursor.fetchall()
     return [_with_position(e, p[0]) for e, p in zip(appending.chained, positions, strict=True)]
 

@@ -2,17 +2,22 @@
 stream row lock orders the writers of a game).
 
 Round trips are what an action costs most, here and in Postgres, so a unit makes as few as it
-can (psycopg's pipeline mode: statements sent together, then one Sync):
+can, and sends each in one message:
 - the transaction begins with the unit's first statement: when that is the game's lock, its
-  BEGIN goes in the same round trip;
-- an append waits to be sent until the unit's next statement, or its COMMIT, goes with it.
-So an action is two round trips: BEGIN with the lock, then the append with COMMIT. Whatever
-fails in a pipeline fails the unit, as it would have failed it one statement at a time."""
+  BEGIN goes with it;
+- an append waits to be sent until the unit's next statement, or its COMMIT, which then goes
+  with it.
+So an action is two round trips: BEGIN with the lock, then the append with COMMIT, each pair one
+query string (events/postgres/named_statements.py: one write and one wake-up of the backend,
+the statement still planned once per connection). psycopg's pipeline mode would send the same
+pair as three writes, each with a wait of its own, which cost more than the round trip saved.
+A statement of a pair that fails skips the rest and fails the unit, as it would have one
+statement at a time."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, ExitStack
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Self, TypeVar
@@ -25,13 +30,12 @@ from domain.decider import Event
 from domain.table import Table
 from events.idempotent_requests import Claim
 from events.outbox import Work
-from events.postgres import idempotency, outbox, seat_tokens, store, turn_timers
+from events.postgres import idempotency, named_statements, outbox, seat_tokens, store, turn_timers
 from events.postgres.repository import Repository
 from events.records import StoredEvent, StreamHead, new_events
 from events.signing import HeadSigner
 
 T = TypeVar("T")
-PIPELINES = psycopg.Pipeline.is_supported()  # libpq 14 and later
 
 
 class PostgresUnitOfWork:
@@ -72,21 +76,13 @@ class PostgresUnitOfWork:
             self._send_unsent()
         return self._conn
 
-    def _first(
-        self,
-        send: Callable[[psycopg.Connection], psycopg.Cursor],
-        read: Callable[[psycopg.Cursor], T],
-    ) -> T:
-        """What `read` reads from the statement `send` sends; if it is the unit's first, the
-        transaction's BEGIN goes in the same round trip. The pipeline is sent as it closes,
-        with one Sync (a fetch inside it would cost a round trip of its own)."""
-        if self._begun or not PIPELINES:
-            return read(send(self.conn))
+    def _first(self, statement: store.Statement, read: Callable[[psycopg.Cursor], T]) -> T:
+        """What `read` reads from the answer to `statement`; if it is the unit's first, the
+        transaction's BEGIN goes with it, in one message."""
+        if self._begun:
+            return read(store.execute(self.conn, statement))
         self._begun = True  # from here, whatever happens, the transaction must be ended
-        with self._conn.pipeline():
-            self._conn.execute("BEGIN")
-            cursor = send(self._conn)
-        return read(cursor)
+        return read(named_statements.run(self._conn, "BEGIN", statement))
 
     def _end(self, committing: bool) -> None:
         conn = self._conn
@@ -105,10 +101,8 @@ class PostgresUnitOfWork:
         conn.execute("COMMIT")
 
     def _rollback(self) -> None:
-        unsent, self._unsent = self._unsent, None
+        self._unsent = None  # never sent: nothing of it reached Postgres
         try:
-            if unsent is not None:  # what it queued goes, and is rolled back with the rest
-                unsent.pipeline.__exit__(None, None, None)
             self._conn.execute("ROLLBACK")
         except psycopg.Error:  # a broken connection: the pool replaces it
             pass
@@ -116,21 +110,21 @@ class PostgresUnitOfWork:
     def _send_unsent(self) -> None:
         unsent, self._unsent = self._unsent, None
         assert unsent is not None
-        unsent.pipeline.__exit__(None, None, None)  # sends what it queued, reads the answers
-        unsent.stored[:] = store.appended(unsent.appending, unsent.cursor)
+        cursor = store.execute(self._conn, unsent.appending.statement)
+        unsent.stored[:] = store.appended(unsent.appending, cursor)
 
     def _commit_with_unsent(self) -> None:
-        unsent = self._unsent
+        unsent, self._unsent = self._unsent, None
         assert unsent is not None
-        self._conn.execute("COMMIT")  # queued behind the append: skipped if the append failed
-        try:
-            self._send_unsent()
+        try:  # COMMIT does not run if the append fails
+            cursor = named_statements.run(self._conn, "", unsent.appending.statement, "COMMIT")
         except psycopg.Error:
             self._rollback()  # a failed append left the transaction aborted: end it
             raise
         if self._conn.info.transaction_status != TransactionStatus.IDLE:
             self._rollback()
             raise RuntimeError("the append's COMMIT did not end the transaction")
+        unsent.stored[:] = store.appended(unsent.appending, cursor)  # the first answer's rows
 
     def claim(self, scope: str, key_id: str, request_hash: str) -> Claim:
         return idempotency.claim(self.conn, scope, key_id, request_hash)
@@ -144,13 +138,11 @@ class PostgresUnitOfWork:
         return store.lock_stream(self.conn, game_id)
 
     def lock(self, game_id: UUID) -> StreamHead:
-        return self._first(
-            lambda conn: store.send_lock(conn, game_id), lambda cur: store.head_of(cur, game_id)
-        )
+        return self._first(store.lock_statement(game_id), lambda cur: store.head_of(cur, game_id))
 
     def lock_as(self, game_id: UUID, token: str) -> tuple[StreamHead, int | None]:
         return self._first(
-            lambda conn: seat_tokens.send_lock_as(conn, game_id, token),
+            seat_tokens.lock_as_statement(game_id, token),
             lambda cur: seat_tokens.head_and_seat_of(cur, game_id),
         )
 
@@ -169,7 +161,7 @@ class PostgresUnitOfWork:
         status_moves = self._status.get(game_id) != table.status
         if not status_moves and not self._repository.snapshot_due(head.version, version, table):
             return self._append_unsent(appending)
-        stored = store.appended(appending, store.send_append(self.conn, appending))
+        stored = store.appended(appending, store.execute(self.conn, appending.statement))
         if status_moves:
             store.set_stream_status(self.conn, game_id, table.status)
             self._status[game_id] = table.status
@@ -177,21 +169,11 @@ class PostgresUnitOfWork:
         return stored
 
     def _append_unsent(self, appending: store.Appending) -> list[StoredEvent]:
-        """Queues the append, to be sent with the unit's next statement or its COMMIT. The list
-        it returns gets the events' global positions once that is sent."""
-        conn = self.conn
-        if not PIPELINES:
-            return store.appended(appending, store.send_append(conn, appending))
-        pipeline = conn.pipeline()
-        pipeline.__enter__()
-        try:
-            cursor = store.send_append(conn, appending)
-        except BaseException as error:
-            pipeline.__exit__(type(error), error, error.__traceback__)
-            raise
-        stored = list(appending.chained)
-        self._unsent = _UnsentAppend(pipeline, appending, cursor, stored)
-        return stored
+        """Holds the append back, to be sent with the unit's next statement or its COMMIT. The
+        list it returns gets the events' global positions once that is sent."""
+        self.conn  # noqa: B018  # begun, and an append held back before this one sent first
+        self._unsent = _UnsentAppend(appending, list(appending.chained))
+        return self._unsent.stored
 
     def add_work(
         self, game_id: UUID, version: int, work: Sequence[Work], urgent: bool = False
@@ -226,9 +208,7 @@ class PostgresUnitOfWork:
 
 @dataclass
 class _UnsentAppend:
-    """An append queued in a pipeline that is not sent yet."""
+    """An append held back, not sent yet."""
 
-    pipeline: AbstractContextManager[Any]  # the entered `conn.pipeline()`
     appending: store.Appending
-    cursor: psycopg.Cursor
     stored: list[StoredEvent]  # filled in with their global positions once sent

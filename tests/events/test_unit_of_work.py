@@ -1,5 +1,5 @@
 """The unit of work's transaction on real Postgres: it begins with the first statement (the
-game's lock carries its BEGIN, in pipeline mode), and however the unit ends, its connection
+game's lock carries its BEGIN, in one message), and however the unit ends, its connection
 goes back to the pool with no transaction open, and nothing of a failed unit stays."""
 
 from __future__ import annotations
