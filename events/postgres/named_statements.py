@@ -49,8 +49,8 @@ def run(
     cursor = psycopg.ClientCursor(conn, row_factory=tuple_row)
     try:
         cursor.execute("; ".join(parts), params)
-    except psycopg.Error:
-        _unsure.add(conn)
+    except BaseException:  # an error, or a timeout that cut the message short: either way
+        _unsure.add(conn)  # its PREPARE may or may not have run
         raise
     if prepare:
         _held[conn].add(name_of(query))
