@@ -42,9 +42,9 @@ def make_pool(
         "row_factory": dict_row,
         "connect_timeout": 2,
         "options": options,
-        # psycopg's own prepared statements, once it sees a ROLLBACK (or a DROP, an ALTER),
-        # deallocate every prepared statement of the session, the unit of work's too; it
-        # prepares its own hot statements by name (named_statements.py), and nothing else.
+        # No automatic preparing by psycopg: once it has prepared anything, a ROLLBACK (or a
+        # DROP, an ALTER) makes it deallocate every prepared statement of the session, those
+        # named_statements.py prepared too. The hot statements are prepared there instead.
         "prepare_threshold": None,
     }
     return ConnectionPool(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 from weakref import WeakKeyDictionary, WeakSet
 
@@ -31,6 +32,7 @@ _held: WeakKeyDictionary[psycopg.Connection, set[str]] = WeakKeyDictionary()
 _unsure: WeakSet[psycopg.Connection] = WeakSet()  # a message failed since it was last read
 
 
+@lru_cache(maxsize=256)  # few texts, one per statement and row count: hashed once each
 def name_of(query: str) -> str:
     return PREFIX + hashlib.blake2b(query.encode(), digest_size=8).hexdigest()
 

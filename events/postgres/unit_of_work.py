@@ -5,8 +5,8 @@ Round trips are what an action costs most, here and in Postgres, so a unit makes
 can, and sends each in one message:
 - the transaction begins with the unit's first statement: when that is the game's lock, its
   BEGIN goes with it;
-- an append waits to be sent until the unit's next statement, or its COMMIT, which then goes
-  with it.
+- an append is held back until the unit's COMMIT, which goes with it (or, should another
+  statement come first, until that one, which it goes ahead of).
 So an action is two round trips: BEGIN with the lock, then the append with COMMIT, each pair one
 query string (events/postgres/named_statements.py: one write and one wake-up of the backend,
 the statement still planned once per connection). psycopg's pipeline mode would send the same
