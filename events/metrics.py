@@ -22,7 +22,25 @@ _HOST = re.sub(r"[^A-Za-z0-9.-]", "-", socket.gethostname())
 def process_id(pid: int | None = None) -> str:
     """Names a process's files. The host too: containers sharing the directory (Docker) each
     have their own pid 1. No `_`: prometheus_client splits file names on it."""
-    return f"{_HOST}-{os.getpid() if pid is None else pid}"
+    if pid is not None:
+        return f"{_HOST}-{pid}"
+    global _own_id
+    if _own_id is None:
+        _own_id = f"{_HOST}-{os.getpid()}"
+    return _own_id
+
+
+# prometheus_client asks for this process's name at every increment, to notice a fork; the
+# name changes only at a fork, so it is kept until one.
+_own_id: str | None = None
+
+
+def _forget_own_id() -> None:
+    global _own_id
+    _own_id = None
+
+
+os.register_at_fork(after_in_child=_forget_own_id)
 
 
 def multiprocess() -> bool:
