@@ -66,10 +66,8 @@ class Commands:
             assert isinstance(created, tables.TableCreated)  # decide_create's first event
             table = tables.create(game_type, created)
             committed = self._committer.commit(uow, game_id, head, table, rest, applied=[created])
-            for seat, token in secrets.tokens.items():
-                uow.save_token(game_id, seat, token)
-            for seat, invite in secrets.invites.items():
-                uow.save_invite(game_id, seat, invite)
+            uow.save_tokens(game_id, secrets.tokens)
+            uow.save_invites(game_id, secrets.invites)
             committed = replace(committed, secrets=secrets)
             if idem:
                 self._replies.record(uow, idem, committed, None)
@@ -142,7 +140,7 @@ class Commands:
             if not uow.invite_matches(game_id, seat, invite):
                 raise Forbidden(f"that is not the invite of seat {seat}")
             committed = self._committer.commit(uow, game_id, head, table, decided)
-            uow.save_token(game_id, seat, token)
+            uow.save_tokens(game_id, {seat: token})
         return replace(committed, secrets=SeatSecrets(tokens={seat: token}))
 
     def new_token(self, game_id: UUID, seat: int) -> str:
@@ -150,7 +148,7 @@ class Commands:
         token = self._new_token()
         with self._units() as uow:
             uow.lock(game_id)
-            uow.save_token(game_id, seat, token)
+            uow.save_tokens(game_id, {seat: token})
         return token
 
     def leave(self, game_id: UUID, seat: int) -> Committed:
@@ -165,7 +163,7 @@ class Commands:
             invites = {}
             if committed.table.seats[seat].kind == OPEN:
                 invites[seat] = self._new_token()
-                uow.save_invite(game_id, seat, invites[seat])
+                uow.save_invites(game_id, invites)
         return replace(committed, secrets=SeatSecrets(invites=invites))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Self
@@ -119,14 +119,16 @@ class MemoryUnitOfWork:
         if (game_id, version, work) in self.s.work:
             self.s.work[(game_id, version, work)] = True
 
-    def save_token(self, game_id: UUID, seat: int, token: str) -> None:
-        self.s.tokens[(game_id, seat)] = token
+    def save_tokens(self, game_id: UUID, tokens: Mapping[int, str]) -> None:
+        for seat, token in tokens.items():
+            self.s.tokens[(game_id, seat)] = token
 
     def revoke_token(self, game_id: UUID, seat: int) -> None:
         self.s.tokens.pop((game_id, seat), None)
 
-    def save_invite(self, game_id: UUID, seat: int, invite: str) -> None:
-        self.s.invites[(game_id, seat)] = invite
+    def save_invites(self, game_id: UUID, invites: Mapping[int, str]) -> None:
+        for seat, invite in invites.items():
+            self.s.invites[(game_id, seat)] = invite
 
     def set_timers(
         self, game_id: UUID, waiting: dict[int, int], seconds: int, new: Sequence[StoredEvent]

@@ -9,7 +9,7 @@ implements it for the service (events/postgres/unit_of_work.py) and a dictionary
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol, Self
 from uuid import UUID
@@ -69,13 +69,13 @@ class UnitOfWork(Protocol):
 
     def work_done(self, game_id: UUID, version: int, work: Work) -> None: ...
 
-    def save_token(self, game_id: UUID, seat: int, token: str) -> None:
-        """The seat's token from now on (the one it had, if any, stops working)."""
+    def save_tokens(self, game_id: UUID, tokens: Mapping[int, str]) -> None:
+        """Each seat's token from now on (the one it had, if any, stops working)."""
         ...
 
     def revoke_token(self, game_id: UUID, seat: int) -> None: ...
 
-    def save_invite(self, game_id: UUID, seat: int, invite: str) -> None: ...
+    def save_invites(self, game_id: UUID, invites: Mapping[int, str]) -> None: ...
 
     def set_timers(
         self, game_id: UUID, waiting: dict[int, int], seconds: int, new: Sequence[StoredEvent]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping
 from uuid import UUID
 
 import psycopg
@@ -28,14 +29,25 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def save(conn: psycopg.Connection, game_id: UUID, seat: int, token: str) -> None:
-    """The seat's token from now on; any token it had before stops working in this commit."""
-    conn.execute(
-        "INSERT INTO seat_tokens (game_id, seat, token_hash) VALUES (%s, %s, %s)"
-        " ON CONFLICT (game_id, seat) DO UPDATE SET token_hash = EXCLUDED.token_hash,"
-        " created_at = now()",
-        (game_id, seat, token_hash(token)),
-    )
+def save(conn: psycopg.Connection, game_id: UUID, tokens: Mapping[int, str]) -> None:
+    """Each seat's token from now on, in one statement (a new table's seats all at once); any
+    token a seat had before stops working in this commit."""
+    if tokens:
+        conn.execute(
+            f"INSERT INTO seat_tokens (game_id, seat, token_hash) VALUES {_rows(len(tokens))}"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET token_hash = EXCLUDED.token_hash,"
+            " created_at = now()",
+            _hashed_by_seat(game_id, tokens),
+        )
+
+
+def _rows(count: int) -> str:
+    return ", ".join(["(%s, %s, %s)"] * count)
+
+
+def _hashed_by_seat(game_id: UUID, secrets_by_seat: Mapping[int, str]) -> list:
+    """The parameters of _rows: the game, a seat and its secret's hash, for each seat."""
+    return [p for seat, s in secrets_by_seat.items() for p in (game_id, seat, token_hash(s))]
 
 
 def revoke(conn: psycopg.Connection, game_id: UUID, seat: int) -> None:
@@ -90,11 +102,13 @@ def head_and_seat_of(cursor: psycopg.Cursor, game_id: UUID) -> tuple[StreamHead,
     return StreamHead(version, head, chain_format), seat
 
 
-def save_invite(conn: psycopg.Connection, game_id: UUID, seat: int, invite: str) -> None:
-    conn.execute(
-        "INSERT INTO seat_invites (game_id, seat, invite_hash) VALUES (%s, %s, %s)",
-        (game_id, seat, token_hash(invite)),
-    )
+def save_invites(conn: psycopg.Connection, game_id: UUID, invites: Mapping[int, str]) -> None:
+    """Each open seat's invite, in one statement."""
+    if invites:
+        conn.execute(
+            f"INSERT INTO seat_invites (game_id, seat, invite_hash) VALUES {_rows(len(invites))}",
+            _hashed_by_seat(game_id, invites),
+        )
 
 
 def invite_matches(conn: psycopg.Connection, game_id: UUID, seat: int, invite: str) -> bool:

@@ -49,15 +49,27 @@ Signer = Callable[[str, int, str], str]  # (game id, version, head) -> signature
 
 def create_stream(
     conn: psycopg.Connection, game_id: UUID, game_type: str, status: str = "waiting"
-) -> None:
-    # ON CONFLICT keeps the caller's transaction usable when the id is taken.
-    cur = conn.execute(
+) -> StreamHead:
+    """A new, empty stream (GameExists if the id is taken), held as lock_stream holds one."""
+    return created_head(execute(conn, create_statement(game_id, game_type, status)), game_id)
+
+
+def create_statement(game_id: UUID, game_type: str, status: str = "waiting") -> Statement:
+    """create_stream's statement, whose answer `created_head` reads. No lock is taken: until
+    the transaction commits no one else can see the row, and a second insert of its id waits
+    on the key. ON CONFLICT keeps the caller's transaction usable when the id is taken."""
+    query = (
         "INSERT INTO streams (game_id, game_type, status) VALUES (%s, %s, %s)"
-        " ON CONFLICT (game_id) DO NOTHING",
-        (game_id, game_type, status),
+        " ON CONFLICT (game_id) DO NOTHING RETURNING version, head_hash, chain_format"
     )
-    if cur.rowcount == 0:
+    return query, (game_id, game_type, status)
+
+
+def created_head(cursor: psycopg.Cursor, game_id: UUID) -> StreamHead:
+    row = cursor.fetchone()
+    if row is None:
         raise GameExists(game_id)
+    return StreamHead(*row)
 
 
 def lock_stream(conn: psycopg.Connection, game_id: UUID) -> StreamHead:

@@ -16,7 +16,7 @@ statement at a time."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime
@@ -133,9 +133,12 @@ class PostgresUnitOfWork:
         idempotency.complete(self.conn, scope, key_id, record)
 
     def create_stream(self, game_id: UUID, game_type: str) -> StreamHead:
-        store.create_stream(self.conn, game_id, game_type)
+        head = self._first(
+            store.create_statement(game_id, game_type),
+            lambda cur: store.created_head(cur, game_id),
+        )
         self._status[game_id] = "waiting"
-        return store.lock_stream(self.conn, game_id)
+        return head
 
     def lock(self, game_id: UUID) -> StreamHead:
         return self._first(store.lock_statement(game_id), lambda cur: store.head_of(cur, game_id))
@@ -185,14 +188,14 @@ class PostgresUnitOfWork:
     def work_done(self, game_id: UUID, version: int, work: Work) -> None:
         outbox.mark_done(self.conn, game_id, version, work)
 
-    def save_token(self, game_id: UUID, seat: int, token: str) -> None:
-        seat_tokens.save(self.conn, game_id, seat, token)
+    def save_tokens(self, game_id: UUID, tokens: Mapping[int, str]) -> None:
+        seat_tokens.save(self.conn, game_id, tokens)
 
     def revoke_token(self, game_id: UUID, seat: int) -> None:
         seat_tokens.revoke(self.conn, game_id, seat)
 
-    def save_invite(self, game_id: UUID, seat: int, invite: str) -> None:
-        seat_tokens.save_invite(self.conn, game_id, seat, invite)
+    def save_invites(self, game_id: UUID, invites: Mapping[int, str]) -> None:
+        seat_tokens.save_invites(self.conn, game_id, invites)
 
     def set_timers(
         self, game_id: UUID, waiting: dict[int, int], seconds: int, new: Sequence[StoredEvent]

@@ -77,6 +77,21 @@ def test_reading_a_game_this_process_just_wrote_is_one_statement(client, monkeyp
     assert count[0] == 1
 
 
+def test_creating_a_table_inserts_its_stream_with_begin_and_all_its_tokens_at_once(
+    client, monkeypatch
+):
+    # When a table of four humans is created (dealt at once: no seat is open)
+    with round_trips(monkeypatch) as count:
+        created = create_game(client, "trick_and_snipers", humans(4))
+    # Then it took five round trips: BEGIN with the new stream row, the dealt events, the
+    # stream's status, the four seats' tokens, COMMIT
+    assert count[0] == 5
+    tokens = tokens_of(created)
+    for seat in range(4):  # and every token it wrote acts for its own seat
+        view = client.get(f"/games/{created['id']}", headers=auth(tokens[seat])).get_json()
+        assert view["you"]["seat"] == seat
+
+
 def test_an_action_is_the_lock_with_its_begin_then_the_append_with_its_commit(client, monkeypatch):
     game_id, tokens, view = a_four_human_game(client)
     action = action_from(view["you"]["legal_actions"][0], random.Random(1))

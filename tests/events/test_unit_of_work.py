@@ -17,7 +17,7 @@ from domain.actions import command_from_action
 from domain.games import get_game_type
 from domain.templates import action_from_template
 from events.bootstrap import Cardroom, bootstrap
-from events.errors import GameNotFound, Unauthorized
+from events.errors import GameExists, GameNotFound, Unauthorized
 from events.postgres.repository import Repository
 from events.postgres.unit_of_work import PostgresUnitOfWork
 from events.records import StreamHead
@@ -62,6 +62,21 @@ def test_a_lock_that_finds_no_game_leaves_no_transaction_open(cardroom):
     assert pooled_transaction_status(cardroom) == TransactionStatus.IDLE
     game_id, _ = four_humans(cardroom)
     assert cardroom.queries.game(game_id)[1] >= 1
+
+
+def test_a_table_created_under_a_taken_id_is_refused_and_the_first_keeps_its_seats(cardroom):
+    # Given a game of four humans
+    game_id, tokens = four_humans(cardroom)
+    _, version = cardroom.queries.game(game_id)
+    # When a second table is created under its id (the stream's insert carries the BEGIN)
+    command = tables.CreateTable((tables.SeatInfo(tables.HUMAN),) * 3, {})
+    with pytest.raises(GameExists):
+        cardroom.commands.create(game_id, GAME, command)
+    # Then the connection is idle again, and the first game is as it was, its tokens its own
+    assert pooled_transaction_status(cardroom) == TransactionStatus.IDLE
+    assert cardroom.queries.game(game_id)[1] == version
+    for seat, token in tokens.items():
+        assert cardroom.queries.game_as(game_id, token)[2] == seat
 
 
 def test_a_refusal_under_the_lock_rolls_back_and_leaves_the_connection_idle(cardroom):
