@@ -19,6 +19,11 @@ DIRECTORY = "PROMETHEUS_MULTIPROC_DIR"
 _HOST = re.sub(r"[^A-Za-z0-9.-]", "-", socket.gethostname())
 
 
+# prometheus_client asks for this process's name at every increment, to notice a fork; the
+# name changes only at a fork, so it is kept until one.
+_own_id: str | None = None
+
+
 def process_id(pid: int | None = None) -> str:
     """Names a process's files. The host too: containers sharing the directory (Docker) each
     have their own pid 1. No `_`: prometheus_client splits file names on it."""
@@ -28,11 +33,6 @@ def process_id(pid: int | None = None) -> str:
     if _own_id is None:
         _own_id = f"{_HOST}-{os.getpid()}"
     return _own_id
-
-
-# prometheus_client asks for this process's name at every increment, to notice a fork; the
-# name changes only at a fork, so it is kept until one.
-_own_id: str | None = None
 
 
 def _forget_own_id() -> None:
