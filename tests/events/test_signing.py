@@ -26,8 +26,13 @@ def test_a_missing_key_is_created_private_and_then_kept(tmp_path):
 
 def test_processes_starting_together_all_get_the_same_key(tmp_path):
     path = str(tmp_path / "audit-key.pem")
-    with multiprocessing.get_context("fork").Pool(6) as pool:
-        ids = pool.map(_key_id, [path] * 24)
+    pool = multiprocessing.get_context("fork").Pool(6)
+    ids = pool.map(_key_id, [path] * 24)
+    # close and join, not terminate (the `with` block's): terminate holds the task queue's
+    # lock and SIGTERMs the workers, and a worker still waiting for that lock never exits
+    # if this process handles SIGTERM (RQ's worker, run in-process by other tests, does).
+    pool.close()
+    pool.join()
     assert len(set(ids)) == 1
     assert [p.name for p in tmp_path.iterdir()] == ["audit-key.pem"]
 

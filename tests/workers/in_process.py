@@ -5,6 +5,7 @@ game's stored stream."""
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -45,7 +46,14 @@ def run_jobs(ctx, max_jobs: int | None = None) -> None:
     worker = SimpleWorker(
         ctx.queues(), connection=ctx.redis_connection(), serializer=JSONSerializer
     )
-    worker.work(burst=True, max_jobs=max_jobs)
+    # RQ installs its own SIGINT and SIGTERM handlers and leaves them: the test process, and
+    # any child it forks, would then no longer stop on those signals.
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        worker.work(burst=True, max_jobs=max_jobs)
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
 
 
 def loaded(ctx, game_id: uuid.UUID) -> tuple[tables.Table, int]:
