@@ -83,3 +83,9 @@ def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
 def machine_busy_seconds() -> float:
     total = psutil.cpu_times()
     return sum(getattr(total, name, 0.0) for name in ("user", "system", "nice", "irq", "softirq"))
+
+
+def machine_steal_seconds() -> float:
+    """CPU seconds the hypervisor gave the machine's vCPUs to others while they had work: a
+    neighbour's load, which no process here shows (0 where the kernel does not count it)."""
+    return getattr(psutil.cpu_times(), "steal", 0.0)

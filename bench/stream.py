@@ -17,7 +17,10 @@ clients playing as the `basic` bot) played through the API by --drivers threads 
 pace, each table acting every --pace s (bench/paced_play.py; a game that ends is replaced).
 First each table plays a random number of actions below --spread-actions at once, so that
 rounds end (and the worker deals the next) at different times, as at tables that did not all
-sit down together. One run, in phases of --phase-seconds each, after --warmup-seconds:
+sit down together. The default, about one game, also has games end (and be replaced) at a
+steady rate from the first phase on: with less, no game ends in the quiet phase, and the
+streams phase alone pays for creating games. One run, in phases of --phase-seconds each,
+after --warmup-seconds:
   1. no streams: POST /actions latency, and the RSS of the server processes (gunicorn master
      and workers, RQ workers) at its end;
   2. (--streams N > 0) N streams opened, --open-concurrency handshakes at a time, per game its
@@ -100,9 +103,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     c.add_argument(
         "--spread-actions",
         type=int,
-        default=40,
-        help="play each table up to this many actions first, so their rounds end at different"
-        " times (40: about one St Patrick round; 0: all in step)",
+        default=300,
+        help="play each table up to this many actions first, so their rounds and games end at"
+        " different times (300: about one St Patrick game of basic bots, 290 actions for four;"
+        " 40: about one round; 0: all in step)",
     )
     c.add_argument("--phase-seconds", type=float, default=60.0, help="length of each phase")
     c.add_argument("--warmup-seconds", type=float, default=10.0, help="play before phase 1")
@@ -282,6 +286,7 @@ class Phase:
     open_first: int | None  # streams open at the first sample
     slow_min: int | None  # slow sockets connected, the fewest seen
     busy_pct: float  # the machine's CPU, all processes
+    steal_pct: float  # the machine's CPU taken by the hypervisor for others
     server_cpu_pct: float  # the server's processes (gunicorn, RQ workers), % of one CPU
     reader_cpu_pct: float  # the stream reader's process, % of one CPU
 
@@ -395,7 +400,7 @@ def open_streams(sampler: Sampler, paths: list[str], concurrency: int) -> float:
 
 def run_phase(name: str, seconds: float, play: PacedPlay, sampler: Sampler | None) -> Phase:
     start = time.time()
-    busy = server_procs.machine_busy_seconds()
+    busy, steal = server_procs.machine_busy_seconds(), server_procs.machine_steal_seconds()
     server = server_procs.app_processes()
     reader = [psutil.Process(sampler.reader.process.pid)] if sampler else []
     server_cpu, reader_cpu = server_procs.cpu_seconds(server), server_procs.cpu_seconds(reader)
@@ -424,6 +429,7 @@ def run_phase(name: str, seconds: float, play: PacedPlay, sampler: Sampler | Non
     end = time.time()
     cpus = os.cpu_count() or 1
     busy_pct = 100 * (server_procs.machine_busy_seconds() - busy) / ((end - start) * cpus)
+    steal_pct = 100 * (server_procs.machine_steal_seconds() - steal) / ((end - start) * cpus)
     server_pct = 100 * server_procs.cpu_used(server_cpu, server_procs.cpu_seconds(server))
     reader_pct = 100 * server_procs.cpu_used(reader_cpu, server_procs.cpu_seconds(reader))
     return Phase(
@@ -436,6 +442,7 @@ def run_phase(name: str, seconds: float, play: PacedPlay, sampler: Sampler | Non
         open_first=seen[0].open_now + seen[0].pending if seen else None,
         slow_min=min((st.slow_connected for st in seen), default=None),
         busy_pct=round(busy_pct, 1),
+        steal_pct=round(steal_pct, 1),
         server_cpu_pct=round(server_pct / (end - start), 1),
         reader_cpu_pct=round(reader_pct / (end - start), 1),
     )
@@ -463,7 +470,8 @@ def server_rss() -> tuple[int, list[int]]:
 def phase_figures(prefix: str, phase: Phase, play: PacedPlay) -> dict[str, Any]:
     posts = posts_between(play.log, phase.start, phase.end)
     timed = [t for t in play.log.posts if phase.start <= t.at < phase.end]
-    near = slowest_near(timed, play.log.replacements)
+    replacements = play.log.replacements
+    near = slowest_near(timed, replacements)
     probes = probes_between(play.log, phase.start, phase.end)
     failures = failures_between(play.log, phase.start, phase.end)
     return {
@@ -475,8 +483,10 @@ def phase_figures(prefix: str, phase: Phase, play: PacedPlay) -> dict[str, Any]:
         f"{prefix}_new_connection_p99_ms": round(ms(percentile(probes, 99)), 1),
         f"{prefix}_failed_requests": len(failures),
         f"{prefix}_machine_busy_pct": phase.busy_pct,
+        f"{prefix}_machine_steal_pct": phase.steal_pct,
         f"{prefix}_server_cpu_pct": phase.server_cpu_pct,
         f"{prefix}_reader_cpu_pct": phase.reader_cpu_pct,
+        f"{prefix}_games_replaced": sum(phase.start <= at < phase.end for at in replacements),
         f"{prefix}_slowest_posts_near_replacements_share": near["slowest_share"],
         f"{prefix}_posts_near_replacements_share": near["all_share"],
         f"{prefix}_window": [round(phase.start, 3), round(phase.end, 3)],

@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import SimpleNamespace
 
 import pytest
 
-from bench.paced_play import PacedPlay, Table, Timed
+from bench.paced_play import PacedPlay, PlayLog, Table, Timed
 from bench.players import Api
-from bench.stream import kept_open, slowest_near, table_paths
+from bench.stream import Phase, kept_open, phase_figures, slowest_near, table_paths
 
 TEMPLATE = {"type": "play_card", "cards": ["red-1"], "send": {"type": {"value": "play_card"}}}
 
@@ -114,3 +115,16 @@ def test_the_slowest_posts_are_found_in_the_seconds_after_a_replacement():
     assert near["all_share"] == 4 / 200  # 50, 51 and 120, 121
     # And with the replacements elsewhere, none did
     assert slowest_near(posts, [10.0], window=2.0)["slowest_share"] == 0.0
+
+
+def test_a_phase_counts_the_games_replaced_within_it_and_the_cpu_stolen_from_the_machine():
+    # Given a phase from 100 s to 200 s, and games replaced before, in and at its end
+    log = PlayLog(posts=[Timed(float(at), 0.010) for at in range(100, 200)])
+    log.replacements = [50.0, 100.0, 150.5, 200.0]
+    phase = Phase("no streams", 100.0, 200.0, None, None, None, 60.0, 7.5, 40.0, 0.0)
+    # When its figures are taken
+    figures = phase_figures("quiet", phase, SimpleNamespace(log=log))
+    # Then the replacements counted are those from its start up to (not at) its end
+    assert figures["quiet_games_replaced"] == 2
+    assert figures["quiet_machine_steal_pct"] == 7.5
+    assert figures["quiet_actions"] == 100
