@@ -12,7 +12,8 @@ The parent commands it over a Pipe, one tuple per message:
                                      open these streams, `concurrency` handshakes at a time;
                                      a refusal (503, Retry-After) is counted and retried.
                                      `ended`: the id of a game that ended, whose streams the
-                                     server ended with it (the others it ended are `dropped`)
+                                     server ended with it (the others it ended before their
+                                     game's GameEnded came on them are `dropped`)
   ("slow", count, path, interval)    `count` sockets that send one header line every
                                      `interval` s and never finish their request (one
                                      the server ends is replaced by a new one)
@@ -45,6 +46,7 @@ OPEN_ATTEMPTS = 20  # tries per stream while refused (503)
 HEAD_LIMIT = 64 * 1024
 RECENT = 2000
 RECORDED_AT = re.compile(rb'"recorded_at":\s*"([^"]+)"')
+GAME_ENDED = b"event: GameEnded"
 
 
 @dataclass
@@ -57,7 +59,7 @@ class Status:
     refusals: Counter = field(default_factory=Counter)  # non-200 answers, by status
     failed: Counter = field(default_factory=Counter)  # streams given up on, by reason
     ended: int = 0  # open streams the server closed (the game ended, or worse)
-    dropped: int = 0  # of those, the ones whose game the bench never said had ended
+    dropped: int = 0  # of those, without GameEnded on them, of games the bench did not end
     events: int = 0  # live events received (after their stream opened)
     backlog: int = 0  # events recorded before their stream opened (not timed)
     slow_connected: int = 0  # slow sockets connected now
@@ -102,6 +104,7 @@ class StreamProtocol(asyncio.Protocol):
         self.opened_at = 0.0
         self.recording = False
         self.buffer = b""
+        self.saw_game_end = False  # its game's GameEnded came on it: the server ends it next
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -118,6 +121,8 @@ class StreamProtocol(asyncio.Protocol):
         for line in lines:
             if line.startswith(b"data: "):
                 self.reader.record(arrived, recorded_epoch(line[6:]), self.opened_at)
+            elif line == GAME_ENDED:
+                self.saw_game_end = True
 
     def _head_from(self, data: bytes) -> bytes:
         """Takes the head once it is all there; returns what follows it."""
@@ -151,7 +156,9 @@ class Reader:
         self.writers: set[asyncio.StreamWriter] = set()  # the slow clients'
         self.transports: set[asyncio.BaseTransport] = set()  # the streams'
         self.tasks: set[asyncio.Task[None]] = set()
-        self.ended_by_game: Counter[str] = Counter()  # streams the server closed, per game
+        # Streams the server closed before their game's GameEnded came on them, per game: a
+        # stream opened just as its game ended gets none (the bench then says it ended).
+        self.cut_by_game: Counter[str] = Counter()
         self.ended_games: set[str] = set()  # games the bench said had ended
         self.done = asyncio.Event()
         self.parent_gone = False
@@ -191,10 +198,10 @@ class Reader:
         )  # fmt: skip
 
     def count_dropped(self) -> None:
-        """Counted when asked, not as streams close: the server may end a game's streams
-        before the bench hears that the game ended."""
+        """Counted when asked, not as streams close: the bench may hear that a game ended
+        after the server has ended its streams."""
         self.status.dropped = sum(
-            n for game, n in self.ended_by_game.items() if game not in self.ended_games
+            n for game, n in self.cut_by_game.items() if game not in self.ended_games
         )
 
     def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
@@ -228,7 +235,8 @@ class Reader:
             transport.close()
         if not self.done.is_set():
             self.status.ended += 1
-            self.ended_by_game[game_of(path)] += 1
+            if not opened.saw_game_end:
+                self.cut_by_game[game_of(path)] += 1
 
     async def open_stream(self, path: str, gate: asyncio.Semaphore) -> StreamProtocol | None:
         """The open stream, or None when given up; holds `gate` only for the handshakes (and

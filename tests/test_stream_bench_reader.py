@@ -47,11 +47,12 @@ def test_a_reader_whose_bench_died_ends_by_itself():
 
 class SseHandler(socketserver.StreamRequestHandler):
     """Refuses the first stream (503, Retry-After), then serves each a body with one event
-    from before it opened and two live ones, and closes."""
+    from before it opened and two live ones (game g3's then its GameEnded), and closes."""
 
     refused = threading.Event()
 
     def handle(self) -> None:
+        request_line = self.rfile.readline()
         while self.rfile.readline() not in (b"\r\n", b""):
             pass
         if not SseHandler.refused.is_set():
@@ -66,6 +67,10 @@ class SseHandler(socketserver.StreamRequestHandler):
             self.wfile.write(f'id: {version}\ndata: {{"v": {version}, "recorded_at": "{now}"}}'
                              .encode() + b"\n\n")  # fmt: skip
             self.wfile.flush()
+        if b"/games/g3/" in request_line:
+            now = datetime.now(UTC).isoformat().replace("+00:00", "Z")
+            self.wfile.write(f'id: 4\nevent: GameEnded\ndata: {{"recorded_at": "{now}"}}\n\n'
+                             .encode())  # fmt: skip
 
 
 def test_the_reader_times_live_events_counts_the_backlog_and_retries_refusals():
@@ -75,18 +80,19 @@ def test_the_reader_times_live_events_counts_the_backlog_and_retries_refusals():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     reader = ReaderProcess(f"http://127.0.0.1:{server.server_address[1]}")
     try:
-        # When the reader opens two streams, of two games, and hears that the first ended
-        reader.open(["/games/g1/events/stream", "/games/g2/events/stream?after=0"], 2)
+        # When the reader opens three streams, of three games, and hears that the first ended
+        games = ["/games/g1/events/stream", "/games/g2/events/stream?after=0"]
+        reader.open([*games, "/games/g3/events/stream"], 2)
         reader.open([], 1, ended="g1")
         deadline = time.monotonic() + 10
-        while reader.status().ended < 2 and time.monotonic() < deadline:
+        while reader.status().ended < 3 and time.monotonic() < deadline:
             time.sleep(0.05)
         final = reader.stop()
     finally:
         server.shutdown()
     # Then both opened (one after its refusal), the old events are backlog, the live are timed
-    assert (final.opened, final.ended, dict(final.refusals)) == (2, 2, {"503": 1})
-    assert (final.events, final.backlog) == (4, 2)
+    assert (final.opened, final.ended, dict(final.refusals)) == (3, 3, {"503": 1})
+    assert (final.events, final.backlog) == (7, 3)
     assert all(0 <= lag < 1.0 for lag in final.lags)
-    # And the stream whose game it never heard had ended counts as dropped
+    # And only the stream that neither got its game's end nor was told of it counts as dropped
     assert final.dropped == 1
