@@ -87,20 +87,26 @@ def test_a_new_tables_streams_are_its_seats_then_spectators_from_its_version():
     assert paths == [f"{base}&access_token=t{s}" for s in range(4)] + [base, base]
 
 
-def figures(at_start: int, dropped: int) -> dict:
-    return {"streams_open_at_phase_start": at_start, "streams_dropped": dropped}
+def figures(most: int, dropped: int, given_up: dict | None = None) -> dict:
+    return {
+        "streams_open_max_during_phase": most,
+        "streams_dropped": dropped,
+        "streams_given_up": given_up or {},
+    }
 
 
 def test_streams_count_as_kept_open_when_only_ended_games_lost_theirs():
-    # Given 10,000 streams open, and none ended by the server but with their games
+    # Given 10,000 streams open at once, and none ended by the server but with their games
     assert kept_open(10_000, figures(10_000, dropped=0))
 
 
 def test_a_stream_the_server_ended_before_its_game_did_fails_the_goal():
     # Given one stream the server ended while its game went on
     assert not kept_open(10_000, figures(10_000, dropped=1))
-    # Or a phase that began with streams missing
+    # Or a phase that never had them all open at once
     assert not kept_open(10_000, figures(9_999, dropped=0))
+    # Or a stream given up on (its handshake timed out), though its replacement's opened
+    assert not kept_open(10_000, figures(10_000, dropped=0, given_up={"timeout": 1}))
 
 
 def test_the_slowest_posts_are_found_in_the_seconds_after_a_replacement():
@@ -121,7 +127,7 @@ def test_a_phase_counts_the_games_replaced_within_it_and_the_cpu_stolen_from_the
     # Given a phase from 100 s to 200 s, and games replaced before, in and at its end
     log = PlayLog(posts=[Timed(float(at), 0.010) for at in range(100, 200)])
     log.replacements = [50.0, 100.0, 150.5, 200.0]
-    phase = Phase("no streams", 100.0, 200.0, None, None, None, 60.0, 7.5, 40.0, 0.0)
+    phase = Phase("no streams", 100.0, 200.0, None, None, None, None, 60.0, 7.5, 40.0, 0.0)
     # When its figures are taken
     figures = phase_figures("quiet", phase, SimpleNamespace(log=log))
     # Then the replacements counted are those from its start up to (not at) its end
