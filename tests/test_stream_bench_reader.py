@@ -90,7 +90,7 @@ def test_the_reader_times_live_events_counts_the_backlog_and_retries_refusals():
         final = reader.stop()
     finally:
         server.shutdown()
-    # Then both opened (one after its refusal), the old events are backlog, the live are timed
+    # Then all three opened (one after its refusal), the old events are backlog, the live timed
     assert (final.opened, final.ended, dict(final.refusals)) == (3, 3, {"503": 1})
     assert (final.events, final.backlog) == (7, 3)
     assert all(0 <= lag < 1.0 for lag in final.lags)
