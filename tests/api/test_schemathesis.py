@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 import schemathesis
 from schemathesis.engine import Status, events
 from schemathesis.specs.openapi import unregister_string_format
+from schemathesis.transport.wsgi import WSGI_TRANSPORT
 
 # The conformance run's hooks: a seat token a link carried is the case's credential, so the
 # `ignored_auth` check tests it (no token, a wrong one: 401) instead of taking it for a random
@@ -48,6 +50,25 @@ CONFIG = {
 }
 
 TESTING_PHASES = {"examples", "coverage", "fuzzing", "stateful"}
+# Settings for a socket, which werkzeug's in-process client takes none of.
+SOCKET_SETTINGS = ("max_redirects", "verify", "cert", "proxies")
+
+
+@pytest.fixture(autouse=True)
+def in_process_sends_without_socket_settings(monkeypatch):
+    """schemathesis 4.32 drops the socket settings from a WSGI send only when it carries a
+    `requests` session. A check that re-sends a request without credentials (`send_probe`, in
+    the stateful phase) strips the session but keeps `max_redirects`, which werkzeug then
+    refuses: "EnvironBuilder.__init__() got an unexpected keyword argument 'max_redirects'",
+    now and then, as the scenarios reach such a check. Every in-process send drops them."""
+    send = WSGI_TRANSPORT.send
+
+    def without_socket_settings(case, **kwargs):
+        for name in SOCKET_SETTINGS:
+            kwargs.pop(name, None)
+        return send(case, **kwargs)
+
+    monkeypatch.setattr(WSGI_TRANSPORT, "send", without_socket_settings)
 
 
 def test_the_app_passes_every_schemathesis_check_in_every_phase(app) -> None:
@@ -101,3 +122,14 @@ def _failures(event: events.ScenarioFinished) -> list[str]:
                 f"{failure.message}\n{check.failure_info.code_sample}\n-> {said}"
             )
     return found
+
+
+def test_an_in_process_send_without_a_session_ignores_the_socket_settings(app) -> None:
+    # Given a case sent in-process as a credential-free probe sends one: no session, and the
+    # run's socket settings still in its arguments
+    schema = schemathesis.openapi.from_wsgi("/openapi.yaml", app)
+    case = schema["/game-types"]["GET"].Case()
+    # When it is sent
+    response = WSGI_TRANSPORT.send(case, app=app, max_redirects=None, verify=True, cert=None)
+    # Then the app answers it, rather than werkzeug refusing the settings
+    assert response.status_code == 200
