@@ -129,6 +129,17 @@ class TablePage:
             timeout=timeout_ms,
         )
 
+    def answered_actions(self, count: int, timeout: float = STEP_TIMEOUT_MS / 1000) -> list:
+        """The page's recorded answers to POST .../actions, once at least `count` have come (or
+        the time is up). The log line a move adds can arrive by the stream before the POST's
+        own answer reaches the recording, so a test that has seen the line waits here."""
+        deadline = time.monotonic() + timeout
+        while True:
+            posts = [r for r in self.browsing.record.responses if r.url.endswith("/actions")]
+            if len(posts) >= count or time.monotonic() > deadline:
+                return posts
+            self.page.wait_for_timeout(50)  # lets Playwright deliver the response events
+
     def wait_for_my_turn_or_the_end(self, timeout: float = STEP_TIMEOUT_MS / 1000) -> dict:
         """Polls until the page offers this seat something to do, or shows the result."""
         deadline = time.monotonic() + timeout
