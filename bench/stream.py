@@ -724,31 +724,74 @@ def log_findings(log_path: str | None, keep: str | None) -> dict[str, Any]:
     }
 
 
+POST_LINE = " cardroom.requests POST /games/<game_id>/actions 201 "
+HANDSHAKE_LINE = " cardroom.requests GET /games/<game_id>/events/stream 200 "
+HANDSHAKE_NEIGHBOURHOOD_S = 0.2  # a POST served this near a stream's handshake was among them
+
+
 def server_side_posts(log_path: str | None, figures: dict[str, Any]) -> dict[str, Any]:
     """POST action p99 as the server timed it (its request log), in each phase's window: the
-    client's figure also holds the client's own waits for a CPU on this shared machine."""
+    client's figure also holds the client's own waits for a CPU on this shared machine. In the
+    streams phase, also the p99 of the POSTs served while streams' handshakes were (a
+    replacement's crowd of spectators) and of the rest."""
     if not log_path or not Path(log_path).exists():
         return {}
-    timed: list[tuple[float, float]] = []  # (when, seconds)
-    for line in Path(log_path).read_text(errors="replace").splitlines():
-        if " cardroom.requests POST /games/<game_id>/actions 201 " not in line:
+    lines = Path(log_path).read_text(errors="replace").splitlines()
+    posts, handshakes = timed_lines(lines, POST_LINE), timed_lines(lines, HANDSHAKE_LINE)
+    found: dict[str, Any] = {}
+    for prefix in ("quiet", "streams"):
+        start, end = figures.get(f"{prefix}_window", (0.0, 0.0))
+        inside = [(when, took) for when, took in posts if start <= when <= end]
+        if inside:
+            found[f"{prefix}_server_post_p99_ms"] = round(
+                ms(percentile([t for _, t in inside], 99)), 1
+            )
+        if prefix == "streams" and inside:
+            found.update(posts_by_handshakes(inside, [when for when, _ in handshakes]))
+    if "quiet_server_post_p99_ms" in found and "streams_server_post_p99_ms" in found:
+        found["server_post_p99_ratio_streams"] = ratio(
+            found["streams_server_post_p99_ms"], found["quiet_server_post_p99_ms"]
+        )
+    return found
+
+
+def timed_lines(lines: list[str], marker: str) -> list[tuple[float, float]]:
+    """(when logged, seconds taken) of the request log's lines that hold `marker`."""
+    timed: list[tuple[float, float]] = []
+    for line in lines:
+        if marker not in line:
             continue
-        stamp, took = line[:23], line.split(" 201 ", 1)[1].split("ms", 1)[0]
+        stamp, took = line[:23], line.split(marker, 1)[1].split("ms", 1)[0]
         try:
             when = time.mktime(time.strptime(stamp[:19], "%Y-%m-%d %H:%M:%S"))
             timed.append((when + int(stamp[20:23]) / 1000, float(took) / 1000))
         except ValueError:
             continue
-    found: dict[str, Any] = {}
-    for prefix in ("quiet", "streams"):
-        start, end = figures.get(f"{prefix}_window", (0.0, 0.0))
-        inside = [took for when, took in timed if start <= when <= end]
-        if inside:
-            found[f"{prefix}_server_post_p99_ms"] = round(ms(percentile(inside, 99)), 1)
-    if len(found) == 2:
-        found["server_post_p99_ratio_streams"] = ratio(
-            found["streams_server_post_p99_ms"], found["quiet_server_post_p99_ms"]
-        )
+    return timed
+
+
+def posts_by_handshakes(
+    posts: list[tuple[float, float]], handshakes: list[float]
+) -> dict[str, Any]:
+    """The p99 of the POSTs served within HANDSHAKE_NEIGHBOURHOOD_S of a stream's handshake and
+    of the others, and the share of the POSTs that were: what a crowd of handshakes costs the
+    actions, told apart from what the open streams cost them."""
+    logged = sorted(handshakes)
+
+    def near(when: float, took: float) -> bool:
+        i = bisect.bisect_left(logged, when - took - HANDSHAKE_NEIGHBOURHOOD_S)
+        return i < len(logged) and logged[i] <= when + HANDSHAKE_NEIGHBOURHOOD_S
+
+    split: dict[bool, list[float]] = {True: [], False: []}
+    for when, took in posts:
+        split[near(when, took)].append(took)
+    found: dict[str, Any] = {
+        "streams_server_posts_near_handshakes_share": round(len(split[True]) / len(posts), 3)
+    }
+    for is_near, name in ((True, "near_handshakes"), (False, "apart")):
+        if split[is_near]:
+            p99 = ms(percentile(split[is_near], 99))
+            found[f"streams_server_post_p99_{name}_ms"] = round(p99, 1)
     return found
 
 

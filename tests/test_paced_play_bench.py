@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
 
@@ -13,7 +14,14 @@ import pytest
 
 from bench.paced_play import PacedPlay, PlayLog, Table, Timed
 from bench.players import Api
-from bench.stream import Phase, kept_open, phase_figures, slowest_near, table_paths
+from bench.stream import (
+    Phase,
+    kept_open,
+    phase_figures,
+    server_side_posts,
+    slowest_near,
+    table_paths,
+)
 
 TEMPLATE = {"type": "play_card", "cards": ["red-1"], "send": {"type": {"value": "play_card"}}}
 
@@ -121,6 +129,35 @@ def test_the_slowest_posts_are_found_in_the_seconds_after_a_replacement():
     assert near["all_share"] == 4 / 200  # 50, 51 and 120, 121
     # And with the replacements elsewhere, none did
     assert slowest_near(posts, [10.0], window=2.0)["slowest_share"] == 0.0
+
+
+def log_line(at: str, request: str, ms: float) -> str:
+    return f"2026-12-03 {at} INFO cardroom.requests {request} {ms}ms id=x request_id=x"
+
+
+def test_the_server_log_tells_the_posts_served_among_stream_handshakes_from_the_rest(tmp_path):
+    # Given a service log: a quiet minute of 5 ms POSTs, then a minute with streams open whose
+    # POSTs take 6 ms, but 40 ms while a crowd of handshakes came in at 01:01:30
+    post, stream = "POST /games/<game_id>/actions 201", "GET /games/<game_id>/events/stream 200"
+    lines = [log_line(f"01:00:{s:02d},000", post, 5.0) for s in range(60)]
+    lines += [log_line(f"01:01:{s:02d},000", post, 6.0) for s in range(60) if s != 30]
+    lines += [log_line(f"01:01:30,{ms:03d}", stream, 1.5) for ms in range(0, 500, 5)]
+    lines += [log_line("01:01:30,300", post, 40.0)]
+    log = tmp_path / "service.log"
+    log.write_text("\n".join(sorted(lines)) + "\n")
+    minute = time.mktime(time.strptime("2026-12-03 01:00:00", "%Y-%m-%d %H:%M:%S"))
+    windows = {
+        "quiet_window": (minute, minute + 59.9),
+        "streams_window": (minute + 60, minute + 120),
+    }
+    # When the bench reads it
+    found = server_side_posts(str(log), windows)
+    # Then the streams phase's p99 is the crowd's POST, and apart from the crowd it is 6 ms
+    assert found["quiet_server_post_p99_ms"] == 5.0
+    assert found["streams_server_post_p99_ms"] == 40.0
+    assert found["streams_server_post_p99_near_handshakes_ms"] == 40.0
+    assert found["streams_server_post_p99_apart_ms"] == 6.0
+    assert found["streams_server_posts_near_handshakes_share"] == round(1 / 60, 3)
 
 
 def test_a_phase_counts_the_games_replaced_within_it_and_the_cpu_stolen_from_the_machine():
