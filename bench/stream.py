@@ -359,8 +359,7 @@ def slowest_near(
     starts = sorted(moments)
 
     def near(at: float) -> bool:
-        i = bisect.bisect_right(starts, at)
-        return i > 0 and at - starts[i - 1] <= window
+        return any_within(starts, at - window, at)
 
     p99 = percentile([t.seconds for t in posts], 99)
     slowest = [t for t in posts if t.seconds > p99]
@@ -369,6 +368,12 @@ def slowest_near(
         "slowest_share": round(share, 3),
         "all_share": round(sum(near(t.at) for t in posts) / len(posts), 3),
     }
+
+
+def any_within(ordered: list[float], low: float, high: float) -> bool:
+    """Whether the sorted `ordered` holds a moment from `low` to `high`."""
+    i = bisect.bisect_left(ordered, low)
+    return i < len(ordered) and ordered[i] <= high
 
 
 def kept_open(requested: int, f: dict[str, Any]) -> bool:
@@ -732,22 +737,24 @@ HANDSHAKE_NEIGHBOURHOOD_S = 0.2  # a POST served this near a stream's handshake 
 def server_side_posts(log_path: str | None, figures: dict[str, Any]) -> dict[str, Any]:
     """POST action p99 as the server timed it (its request log), in each phase's window: the
     client's figure also holds the client's own waits for a CPU on this shared machine. In the
-    streams phase, also the p99 of the POSTs served while streams' handshakes were (a
-    replacement's crowd of spectators) and of the rest."""
+    streams phase, also the p99 of the POSTs served among streams' handshakes (a replacement's
+    crowd of spectators) and of the rest."""
     if not log_path or not Path(log_path).exists():
         return {}
     lines = Path(log_path).read_text(errors="replace").splitlines()
     posts, handshakes = timed_lines(lines, POST_LINE), timed_lines(lines, HANDSHAKE_LINE)
-    found: dict[str, Any] = {}
-    for prefix in ("quiet", "streams"):
-        start, end = figures.get(f"{prefix}_window", (0.0, 0.0))
-        inside = [(when, took) for when, took in posts if start <= when <= end]
-        if inside:
-            found[f"{prefix}_server_post_p99_ms"] = round(
-                ms(percentile([t for _, t in inside], 99)), 1
-            )
-        if prefix == "streams" and inside:
-            found.update(posts_by_handshakes(inside, [when for when, _ in handshakes]))
+    start, end = figures.get("quiet_window", (0.0, 0.0))
+    phases = {"quiet": [took for when, took in posts if start <= when <= end]}
+    start, end = figures.get("streams_window", (0.0, 0.0))
+    among_streams = [(when, took) for when, took in posts if start <= when <= end]
+    phases["streams"] = [took for _, took in among_streams]
+    found: dict[str, Any] = {
+        f"{prefix}_server_post_p99_ms": round(ms(percentile(took, 99)), 1)
+        for prefix, took in phases.items()
+        if took
+    }
+    if among_streams:
+        found.update(posts_by_handshakes(among_streams, [when for when, _ in handshakes]))
     if "quiet_server_post_p99_ms" in found and "streams_server_post_p99_ms" in found:
         found["server_post_p99_ratio_streams"] = ratio(
             found["streams_server_post_p99_ms"], found["quiet_server_post_p99_ms"]
@@ -779,8 +786,8 @@ def posts_by_handshakes(
     logged = sorted(handshakes)
 
     def near(when: float, took: float) -> bool:
-        i = bisect.bisect_left(logged, when - took - HANDSHAKE_NEIGHBOURHOOD_S)
-        return i < len(logged) and logged[i] <= when + HANDSHAKE_NEIGHBOURHOOD_S
+        around = HANDSHAKE_NEIGHBOURHOOD_S
+        return any_within(logged, when - took - around, when + around)
 
     split: dict[bool, list[float]] = {True: [], False: []}
     for when, took in posts:
