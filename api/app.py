@@ -13,8 +13,8 @@ from flask.sessions import NullSession, SessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import docs, game_types, games, health, play
+from api.bodies import install_body_reader
 from api.browsers import install_browser_rules
-from api.chunked_bodies import install_chunked_body_reader
 from api.gunicorn_log import REDACT
 from api.json_provider import SafeJSONProvider
 from api.limits import install_limits
@@ -83,7 +83,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     for blueprint in (games.bp, game_types.bp, health.bp, docs.bp, play.bp):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
-    install_chunked_body_reader(app, MAX_BODY_BYTES)  # first: the hooks below may read the body
+    # First: the hooks below may read the body, and nothing may wait on it holding a lock.
+    install_body_reader(app, MAX_BODY_BYTES, settings.body_timeout_seconds)
     install_browser_rules(app, settings.cors_origins)
     install_limits(app, settings)
     if settings.trusted_proxies:  # the client's address, as the proxies in front saw it

@@ -30,6 +30,7 @@ STATUS_OF_CODE = {
     "request-in-progress": 409,
     "idempotency-key-reused": 422,
     "forbidden": 403,
+    "request-timeout": 408,
     "payload-too-large": 413,
     "unsupported-media-type": 415,
     "rate-limited": 429,

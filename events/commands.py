@@ -97,20 +97,22 @@ class Commands:
             return self._act_locked(uow, game_id, head, seat, request)
 
     def act_as(
-        self, game_id: UUID, token: str, read: Callable[[int], ActionRequest]
+        self, game_id: UUID, token: str, request: ActionRequest
     ) -> tuple[int, Committed | Replayed]:
-        """An action by whoever holds `token`. The game's lock and the token's seat come in one
-        round trip; `read(seat)` then reads the request (so a wrong token is refused before
-        its body is looked at). An Idempotency-Key is claimed under the lock, so a retry sent
-        while the first is served waits for it and gets its answer. Returns the seat that acted
-        and what its action did."""
+        """An action by whoever holds `token`, its request already read and validated: nothing
+        waits on a client while the game is locked. The game's lock and the token's seat come
+        in one round trip. The request's Idempotency-Key is scoped to that seat and claimed
+        under the lock, so a retry sent while the first is served waits for it and gets its
+        answer. Returns the seat that acted and what its action did."""
         with self._units() as uow:
             head, seat = uow.lock_as(game_id, token)
             if seat is None:
                 raise Unauthorized()
-            request = read(seat)
-            if request.idem and (replay := self._replies.claim(uow, request.idem)):
-                return seat, replay
+            if request.idem:
+                scoped = replace(request.idem, scope=f"{request.idem.scope}:{seat}")
+                if replay := self._replies.claim(uow, scoped):
+                    return seat, replay
+                request = replace(request, idem=scoped)
             return seat, self._act_locked(uow, game_id, head, seat, request)
 
     def _act_locked(

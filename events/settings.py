@@ -42,6 +42,7 @@ class Settings:
     max_streams_per_client: int = 20  # open streams per client address and per token; 0: no cap
     bot_budget_ms: int = 300  # how long a searching bot (level "strong") thinks per move
     metrics_token: str = ""  # "": GET /metrics is open; else it wants this bearer token
+    body_timeout_seconds: float = 10.0  # a request body not complete by then: 408, closed
 
     @property
     def audit_key_path(self) -> str:
@@ -84,6 +85,7 @@ ENVIRONMENT = {
     "MAX_STREAMS_PER_CLIENT": "max_streams_per_client",
     "BOT_BUDGET_MS": "bot_budget_ms",
     "METRICS_TOKEN": "metrics_token",
+    "BODY_TIMEOUT_SECONDS": "body_timeout_seconds",
 }
 
 
@@ -110,6 +112,7 @@ BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "max_streams_per_client": (0, None),
     "stream_processes": (0, 16),
     "bot_budget_ms": (1, 60_000),
+    "body_timeout_seconds": (0.1, 3600),
 }
 CHOICES = {
     "log_level": LOG_LEVELS,

@@ -49,12 +49,12 @@ def act(game_id: str):
         _require_game(game)
         raise Problem("unauthorized", "acting needs 'Authorization: Bearer <seat token>'")
 
-    def read(seat: int) -> ActionRequest:
-        action = json_body(ACTION)
-        expected = action.pop("expected_version", None)
-        return ActionRequest(action, expected, idempotent_request(f"action:{game}:{seat}"))
-
-    seat, result = services().commands.act_as(game, token, read)
+    # Read and checked before the game is locked or a connection taken (api/bodies.py has
+    # read the bytes): the lock is never held while a client is slow.
+    action = json_body(ACTION)
+    expected = action.pop("expected_version", None)
+    request = ActionRequest(action, expected, idempotent_request(f"action:{game}"))
+    seat, result = services().commands.act_as(game, token, request)
     return created(action_body(result, seat))
 
 

@@ -17,6 +17,7 @@ from domain.actions import command_from_action
 from domain.games import get_game_type
 from domain.templates import action_from_template
 from events.bootstrap import Cardroom, bootstrap
+from events.commands import ActionRequest
 from events.errors import GameExists, GameNotFound, Unauthorized
 from events.postgres.repository import Repository
 from events.postgres.unit_of_work import PostgresUnitOfWork
@@ -57,7 +58,7 @@ def units(cardroom: Cardroom):
 def test_a_lock_that_finds_no_game_leaves_no_transaction_open(cardroom):
     # Given no such game, when an action asks for its lock
     with pytest.raises(GameNotFound):
-        cardroom.commands.act_as(uuid.uuid4(), "some-token", lambda seat: None)  # type: ignore[arg-type, return-value]
+        cardroom.commands.act_as(uuid.uuid4(), "some-token", ActionRequest({"type": "pass_relics"}))
     # Then the connection is back in the pool, idle, and serves the next unit
     assert pooled_transaction_status(cardroom) == TransactionStatus.IDLE
     game_id, _ = four_humans(cardroom)
@@ -84,7 +85,7 @@ def test_a_refusal_under_the_lock_rolls_back_and_leaves_the_connection_idle(card
     game_id, _ = four_humans(cardroom)
     _, version = cardroom.queries.game(game_id)
     with pytest.raises(Unauthorized):
-        cardroom.commands.act_as(game_id, "not-a-token", lambda seat: None)  # type: ignore[arg-type, return-value]
+        cardroom.commands.act_as(game_id, "not-a-token", ActionRequest({"type": "pass_relics"}))
     # Then nothing was appended, and no transaction (nor the game's lock) is held
     assert pooled_transaction_status(cardroom) == TransactionStatus.IDLE
     assert cardroom.queries.game(game_id)[1] == version
