@@ -7,13 +7,13 @@ from uuid import UUID
 from flask import request
 from marshmallow import Schema
 
+from api.key_randomness import MIN_LENGTH, is_random_enough
 from api.problems import Problem
 from domain.codec import canonical_json
 from events.idempotent_requests import IdempotentRequest
 from events.postgres.idempotency import request_hash
 
 MAX_KEY_LENGTH = 255
-SECRET_KEY_LENGTH = 20  # a random UUID has 36 characters; "create-1" is guessed at once
 
 
 def json_body(schema: Schema) -> dict:
@@ -57,13 +57,15 @@ def idempotent_request(scope: str, secret: bool = False) -> IdempotentRequest | 
             "Idempotency-Key must be 1-255 printable characters",
             errors={"Idempotency-Key": ["invalid"]},
         )
-    if secret and len(key) < SECRET_KEY_LENGTH:
+    if secret and not is_random_enough(key):
         raise Problem(
             "validation-error",
-            "creating a game needs an Idempotency-Key nobody can guess (a random UUID): a"
-            " retry with the same key gets the seat tokens again",
-            errors={"Idempotency-Key": [f"at least {SECRET_KEY_LENGTH} characters, random"]},
-        )
+            "creating a game needs an Idempotency-Key nobody can guess, since a retry with it"
+            " gets the seat tokens again: send a random UUID (version 4) or at least"
+            f" {MIN_LENGTH} random base64url characters, drawn afresh for each new table",
+            errors={"Idempotency-Key": ["not random enough: a random UUID, or 22+ random"
+                                        " base64url characters"]},
+        )  # fmt: skip
     body = canonical_json(request.get_json(silent=True, force=True))
     # Bytes, so that no text (lone surrogates included) can fail to encode.
     parts = (request.method, request.path, body)

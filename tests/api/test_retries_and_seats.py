@@ -22,9 +22,13 @@ def test_a_retried_create_returns_the_first_response_and_creates_one_game(client
 def test_a_guessable_creation_key_is_refused_and_creates_nothing(client):
     body = {"type": "trick_and_snipers", "seats": humans(3), "options": {}}
     before = client.get("/games?limit=100").get_json()["games"]
-    for key in ("create-1", "9f1c2e4a-create-1"):
+    keys = ("create-1", "aaaaaaaaaaaaaaaaaaaa", "00000000-0000-0000-0000-000000000000",
+            "user-12345-create-game")  # fmt: skip
+    for key in keys:
         response = client.post("/games", json=body, headers={"Idempotency-Key": key})
         assert_problem(response, 400, "validation-error")
+        assert "random UUID" in response.get_json()["detail"]
+        assert "Idempotency-Key" in response.get_json()["errors"]
     assert client.get("/games?limit=100").get_json()["games"] == before
 
 
