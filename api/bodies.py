@@ -11,6 +11,9 @@ and a slow client holds nothing but its own greenlet.
   answer is written.
 - A body over the limit is 413 `payload-too-large` before a byte of it is read: at once from its
   Content-Length, and for chunked coding as soon as the chunk sizes announced pass the limit.
+- After either answer the server half-closes and drops what the client still sends, for a
+  second at most, before closing: a socket closed with input unread resets the connection, and
+  the client may lose the answer before reading it (RFC 9112, section 9.6).
 - Chunked coding (`Transfer-Encoding: chunked`): gunicorn decodes chunks while the app reads, so
   a malformed chunk (a bad size, a missing CRLF, a bad extension, a body cut short) raised in
   whatever read it first. Here it is a 400 `validation-error`. werkzeug would cut a chunked body
@@ -28,15 +31,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any
 
-from flask import Flask, request
+from flask import Flask, Response, request
 from gunicorn.http.errors import ParseException
 
+from api.gunicorn_worker import linger
 from api.problems import Problem
 
 # What reading a chunked body raises when the client sent it wrong: gunicorn's parse errors
 # (chunks and trailers), a body cut short (NoMoreData is an OSError), a socket timeout.
 MALFORMED = (ParseException, OSError, ValueError)
 READ_STEP = 64 * 1024
+HANG_UP = "cardroom.hang_up"  # in the environ: close the connection once the answer is sent
 
 
 class BodyTimedOut(Exception):
@@ -57,7 +62,7 @@ def install_body_reader(app: Flask, max_bytes: int, timeout_seconds: float) -> N
         if not chunked and not request.content_length:
             return  # no body, or one werkzeug reads as empty
         if (request.content_length or 0) > max_bytes:
-            raise _too_large(max_bytes)
+            raise _hanging_up(_too_large(max_bytes))
         stream = environ["wsgi.input"]
         if chunked:
             _refuse_chunks_over(stream, max_bytes)
@@ -65,11 +70,10 @@ def install_body_reader(app: Flask, max_bytes: int, timeout_seconds: float) -> N
             with _deadline(timeout_seconds):
                 body = _read_at_most(stream, max_bytes + 1)
         except BodyTimedOut:
-            raise Problem(
-                "request-timeout", f"the body did not arrive within {timeout_seconds:g} s"
-            ) from None
+            detail = f"the body did not arrive within {timeout_seconds:g} s"
+            raise _hanging_up(Problem("request-timeout", detail)) from None
         except ChunksTooLarge:
-            raise _too_large(max_bytes) from None
+            raise _hanging_up(_too_large(max_bytes)) from None
         except MALFORMED:
             if not chunked:  # the client went away mid-body: nobody reads the answer
                 raise Problem("validation-error", "the body ended early", errors={}) from None
@@ -77,10 +81,23 @@ def install_body_reader(app: Flask, max_bytes: int, timeout_seconds: float) -> N
                 "validation-error", "the body is not valid chunked transfer coding", errors={}
             ) from None
         if len(body) > max_bytes:
-            raise _too_large(max_bytes)
+            raise _hanging_up(_too_large(max_bytes))
         environ["wsgi.input"] = io.BytesIO(body)
 
+    def hang_up_after_refusal(response: Response) -> Response:
+        sock = request.environ.get("gunicorn.socket")
+        if request.environ.get(HANG_UP) and sock is not None:
+            response.call_on_close(lambda: linger(sock))
+        return response
+
     app.before_request(read_body)
+    app.after_request(hang_up_after_refusal)
+
+
+def _hanging_up(problem: Problem) -> Problem:
+    """The problem, with the connection marked to close once it is answered."""
+    request.environ[HANG_UP] = True
+    return problem
 
 
 def _too_large(max_bytes: int) -> Problem:

@@ -155,7 +155,7 @@ class ProblemWorker(GeventWorker):
         try:
             util.write_nonblock(client, data)
             if refusal.code != "unavailable":  # a stopping worker does not wait on its clients
-                _linger(client)
+                linger(client)
         except Exception:
             self.log.debug("the client left before its refusal was sent")
 
@@ -172,7 +172,7 @@ class ProblemWorker(GeventWorker):
         self.log.access(resp, req, environ, datetime.now() - started)
 
 
-def _linger(client: Any) -> None:
+def linger(client: Any) -> None:
     """Half-close, then drain what the client still sends, so that closing does not reset the
     connection under an answer the client has not read yet."""
     client.shutdown(SHUT_WR)

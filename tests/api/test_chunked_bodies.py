@@ -118,3 +118,23 @@ def test_a_chunked_body_of_exactly_64_kib_is_read_whole(server):
     answer = send(address, "/games", chunked(padded_to(MAX_BODY_BYTES, CREATE)))
     assert answer.status == 201, answer.body
     assert json.loads(answer.body)["type"] == "trick_and_snipers"
+
+
+def test_a_creation_over_64_kib_is_refused_without_a_traceback(server):
+    # Given a table's body padded past the limit, sent whole with its Content-Length
+    address, log = server
+    logged = log.stat().st_size
+    body = padded_to(MAX_BODY_BYTES + 1, CREATE)
+    head = (
+        "POST /games HTTP/1.1\r\nHost: cardroom\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    with socket.create_connection(address, timeout=10) as sock:
+        sock.sendall(head.encode() + body)
+        received = b""
+        while data := sock.recv(65536):
+            received += data
+    # Then it is a 413, and the log holds no traceback (the creation quota never read it)
+    answer = parse(received)
+    assert answer.status == 413 and answer.problem()["code"] == "payload-too-large"
+    assert new_log_lines(log, logged) == ""
