@@ -170,7 +170,7 @@ def test_a_chunk_announced_over_the_limit_is_refused_at_once(server):
     with socket.create_connection(server.address, timeout=BODY_TIMEOUT + 10) as sock:
         sock.sendall(head.encode() + b"100000\r\n{")
         answer = answer_of(sock)
-            # the answer is a 413 at once, not after the megabyte or the body's timeout
+        # the answer is a 413 at once, not after the megabyte or the body's timeout
         assert answer.status == 413 and answer.problem()["code"] == "payload-too-large"
         assert time.monotonic() - started < 1.0
         assert json.loads(answer.body)["detail"].startswith("the body is over")
