@@ -128,10 +128,11 @@ def _refuse_chunks_over(stream: Any, max_bytes: int) -> None:
     """Makes gunicorn's chunked reader raise ChunksTooLarge when the sizes it has read pass
     `max_bytes`, before it reads the chunk: a client that announces a 10 MB chunk gets its 413
     at once, not after sending 64 KiB. Only gunicorn's reader is known; any other is left be."""
-    reader = getattr(stream, "reader", None)
-    parse_size: Callable[..., tuple[int, Any]] | None = getattr(reader, "parse_chunk_size", None)
-    if parse_size is None:
+    reader: Any = getattr(stream, "reader", None)
+    found: Callable[..., tuple[int, Any]] | None = getattr(reader, "parse_chunk_size", None)
+    if found is None:
         return
+    parse_size = found
     announced = 0
 
     def checked_size(*args: Any, **kwargs: Any) -> tuple[int, Any]:

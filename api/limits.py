@@ -17,6 +17,7 @@ from collections.abc import Callable
 from flask import Flask, current_app, request
 from flask_limiter import Limiter
 
+from api.limit_buckets import buckets_of, install_buckets
 from events import metrics
 from events.settings import Settings
 
@@ -47,6 +48,7 @@ def install_limits(app: Flask, settings: Settings) -> None:
         hooks.remove(limiter._check_request_limit)
     if not limiter.enabled:
         return  # RATE_LIMITS=off: a disabled limiter's wrapper still costs every request
+    install_buckets(app, limiter, settings)  # costly reads, unresolved credentials
     for endpoint, view in list(app.view_functions.items()):
         kind = getattr(view, LIMITED, None)
         if kind is not None:
@@ -64,6 +66,14 @@ def limited(kind: str) -> Callable:
 
 
 limited_creation = limited("create")
+
+
+def charge_costly_read(token: str | None) -> None:
+    """A read that does real work counts once more, in the costly-reads bucket of its token
+    and address (api/limit_buckets.py); 429 past it. Nothing when rate limits are off."""
+    buckets = buckets_of(current_app)
+    if buckets is not None:
+        buckets.charge_costly_read(token and token_key(), client_address())
 
 
 def client_address() -> str:

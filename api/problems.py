@@ -12,7 +12,6 @@ from marshmallow import ValidationError
 from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
-from api.limits import retry_after_seconds
 from domain.decider import DomainError
 from events.errors import ActionRefused, ApplicationError, GameNotFound, VersionConflict
 
@@ -107,6 +106,8 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(RateLimitExceeded)
     def _rate_limited(error: RateLimitExceeded):
+        from api.limits import retry_after_seconds  # api.limits raises these problems
+
         wait = retry_after_seconds()
         detail = f"over the limit of {error.description}; retry in {wait} s"
         response = problem_response(429, "rate-limited", detail, retry_after=wait)

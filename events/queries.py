@@ -7,14 +7,18 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from domain.table import Table
+from events.audit_report import audit_report
 from events.errors import GameNotFound
-from events.folding import fold_events
-from events.postgres import seat_tokens, store, turn_timers
+from events.folding import CODE_VERSION, fold_events
+from events.postgres import audit_cache, seat_tokens, store, turn_timers
 from events.postgres.audit_reads import GameLog, read_game_log
 from events.postgres.listing import StreamInfo
 from events.postgres.repository import Repository
 from events.records import StoredEvent
+from events.signing import key_id
 
 
 class Queries:
@@ -76,6 +80,22 @@ class Queries:
         """Everything an audit or an export reads, as of one moment."""
         with self._pool.connection() as conn:
             return read_game_log(conn, game_id)
+
+    def kept_audit(self, game_id: UUID, key: Ed25519PublicKey) -> dict | None:
+        """A finished game's audit report as computed before, if it was (by this code and
+        against this key, at the game's version); None otherwise."""
+        with self._pool.connection() as conn:
+            return audit_cache.cached(conn, game_id, CODE_VERSION, key_id(key))
+
+    def audit(self, game_id: UUID, key: Ed25519PublicKey) -> dict:
+        """The audit report, re-decided from the log now. A finished game whose every check
+        passed has its report kept: it can no longer change, and `kept_audit` answers it while
+        the game's head is the same. A failing one is never kept: the next audit looks again."""
+        report = audit_report(str(game_id), self.log(game_id), key)
+        if report["status"] == "finished" and audit_cache.all_passed(report):
+            with self._pool.connection() as conn:
+                audit_cache.keep(conn, game_id, CODE_VERSION, key_id(key), report)
+        return report
 
     def deadlines(self, game_id: UUID) -> dict[int, datetime]:
         """When the turn of each seat a timed game waits for runs out."""

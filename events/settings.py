@@ -39,6 +39,12 @@ class Settings:
     rate_limit_actions_per_address: str = "200/second"
     rate_limit_reads: str = "100/second"  # reads per seat token
     rate_limit_reads_per_address: str = "1000/second"
+    # Reads that do real work (an audit not yet kept, an export), counted on top of a read.
+    rate_limit_costly_reads: str = "5/second;60/minute"  # per token
+    rate_limit_costly_reads_per_address: str = "10/second;300/minute"
+    # Requests whose credential resolves to nothing (401), per address; past it, every request
+    # of the address that carries a credential is 429 until the window ends.
+    rate_limit_unresolved_per_address: str = "20/second;300/minute"
     max_streams_per_client: int = 20  # open streams per client address and per token; 0: no cap
     bot_budget_ms: int = 300  # how long a searching bot (level "strong") thinks per move
     metrics_token: str = ""  # "": GET /metrics is open; else it wants this bearer token
@@ -82,6 +88,9 @@ ENVIRONMENT = {
     "RATE_LIMIT_ACTIONS_PER_ADDRESS": "rate_limit_actions_per_address",
     "RATE_LIMIT_READS": "rate_limit_reads",
     "RATE_LIMIT_READS_PER_ADDRESS": "rate_limit_reads_per_address",
+    "RATE_LIMIT_COSTLY_READS": "rate_limit_costly_reads",
+    "RATE_LIMIT_COSTLY_READS_PER_ADDRESS": "rate_limit_costly_reads_per_address",
+    "RATE_LIMIT_UNRESOLVED_PER_ADDRESS": "rate_limit_unresolved_per_address",
     "MAX_STREAMS_PER_CLIENT": "max_streams_per_client",
     "BOT_BUDGET_MS": "bot_budget_ms",
     "METRICS_TOKEN": "metrics_token",

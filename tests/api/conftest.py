@@ -31,6 +31,10 @@ def settings(database_url: str, redis_url: str, queue_name: str, tmp_path_factor
         log_level="WARNING",
         db_pool_size=8,
         sweep_after_seconds=2.0,
+        # The suite audits and exports far more often than a client may, from one address:
+        # tests/api/test_limits.py tests these limits at their defaults.
+        rate_limit_costly_reads="10000/second",
+        rate_limit_costly_reads_per_address="10000/second",
     )
 
 

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 
 from api import create_app
 from tests.api.play import auth, create_game, humans, tokens_of
+from tests.api.test_audit_and_export import stored_game
 
 
 @contextmanager
@@ -108,3 +109,60 @@ def test_open_streams_are_capped_per_client(settings):
         again.close()
     assert first.status_code == 200 and again.status_code == 200
     assert_rate_limited(refused)
+
+
+def test_a_finished_games_audit_is_kept_and_served_again_without_costing_a_costly_read(
+    settings,
+):
+    # Given a finished game, and room for one costly read a minute
+    with app_with(settings, rate_limit_costly_reads_per_address="1/minute") as client:
+        game_id = stored_game(client.application, "trick_and_snipers")
+        # When it is audited three times
+        reports = [client.get(f"/games/{game_id}/audit") for _ in range(3)]
+    # Then the first re-decides (the one costly read) and the others are its kept report
+    assert [r.status_code for r in reports] == [200, 200, 200]
+    assert reports[0].get_json() == reports[1].get_json() == reports[2].get_json()
+    assert reports[0].get_json()["rules_ok"] and reports[0].get_json()["status"] == "finished"
+
+
+def test_a_live_games_audit_and_any_export_count_as_costly_reads(settings):
+    with app_with(settings, rate_limit_costly_reads_per_address="2/minute") as client:
+        game = create_game(client, "trick_and_snipers", humans(3))
+        audit = client.get(f"/games/{game['id']}/audit")
+        export = client.get(f"/games/{game['id']}/export")
+        refused = client.get(f"/games/{game['id']}/audit")
+        view = client.get(f"/games/{game['id']}")
+    assert audit.status_code == export.status_code == 200
+    assert_rate_limited(refused)
+    assert view.status_code == 200  # a view costs no costly read
+
+
+def test_a_wrong_token_on_an_audit_or_export_is_refused_before_any_work(settings):
+    # Given room for one costly read, spent by no one yet
+    with app_with(settings, rate_limit_costly_reads_per_address="1/minute") as client:
+        game = create_game(client, "trick_and_snipers", humans(3))
+        stranger = auth("not-a-token-of-this-game-at-all-0000000")
+        # When a wrong token asks for the audit and the export
+        refused = [client.get(f"/games/{game['id']}/{what}", headers=stranger)
+                   for what in ("audit", "export")]  # fmt: skip
+        # Then both are 401, and the costly read is still there for a real one
+        spectator = client.get(f"/games/{game['id']}/export")
+    assert [r.status_code for r in refused] == [401, 401]
+    assert spectator.status_code == 200
+
+
+def test_credentials_that_resolve_to_nothing_count_against_their_address(settings):
+    # Given a client sending a fresh random bearer on every request
+    with app_with(settings, rate_limit_unresolved_per_address="3/minute") as client:
+        game = create_game(client, "trick_and_snipers", humans(3))
+        token = tokens_of(game)[0]
+        url = f"/games/{game['id']}"
+        guesses = [client.get(url, headers=auth(uuid.uuid4().hex)) for _ in range(5)]
+        # Then once one is over its address's limit (the fourth), every later request with a
+        # credential is 429 before any lookup
+        valid_from_there = client.get(url, headers=auth(token))
+        spectator = client.get(url)
+    assert [r.status_code for r in guesses[:4]] == [401, 401, 401, 401]
+    assert_rate_limited(guesses[4])
+    assert_rate_limited(valid_from_there)
+    assert spectator.status_code == 200  # a request without a credential counts as before
