@@ -15,6 +15,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from api import docs, game_types, games, health, play
 from api.bodies import install_body_reader
 from api.browsers import install_browser_rules
+from api.cpu_work import offload
 from api.gunicorn_log import REDACT
 from api.json_provider import SafeJSONProvider
 from api.limits import install_limits
@@ -70,7 +71,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     logs.configure(settings.log_level, settings.log_format, [REDACT])
     app = CardroomFlask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
-    cardroom = bootstrap(settings)
+    cardroom = bootstrap(settings, offload=offload)
     app.extensions["cardroom"] = Services(
         settings=settings,
         pool=cardroom.pool,

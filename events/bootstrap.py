@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from psycopg_pool import ConnectionPool
 
@@ -18,7 +20,7 @@ from events.postgres.db import make_pool
 from events.postgres.repository import Repository
 from events.postgres.seat_tokens import new_token
 from events.postgres.unit_of_work import PostgresUnitOfWork
-from events.queries import Queries
+from events.queries import Queries, run_in_place
 from events.sealing import Sealer
 from events.settings import Settings
 from events.signing import HeadSigner, load_or_create_signer
@@ -37,7 +39,11 @@ class Cardroom:
         self.pool.close()
 
 
-def bootstrap(settings: Settings, pool_size: int | None = None) -> Cardroom:
+def bootstrap(
+    settings: Settings, pool_size: int | None = None, offload: Callable[..., Any] = run_in_place
+) -> Cardroom:
+    """`offload` runs CPU-heavy pure work of a query (events/queries.py); the API passes one
+    that keeps it off its event loop."""
     pool = make_pool(settings.database_url, pool_size or settings.db_pool_size)
     signer = load_or_create_signer(settings.audit_key_path)
     repository = Repository()
@@ -56,5 +62,5 @@ def bootstrap(settings: Settings, pool_size: int | None = None) -> Cardroom:
         bot_secret=signer.derived_secret(BOT_SEED_PURPOSE),
         bot_budget=lambda: Deadline(time.monotonic, seconds),  # the domain reads no clock
     )
-    queries = Queries(pool, repository)
+    queries = Queries(pool, repository, offload)
     return Cardroom(settings, pool, commands, automation, queries, signer)

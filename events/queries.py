@@ -4,7 +4,9 @@ cache of folded tables (events/postgres/repository.py), which only ever holds co
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any, TypeVar
 from uuid import UUID
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -20,11 +22,22 @@ from events.postgres.repository import Repository
 from events.records import StoredEvent
 from events.signing import key_id
 
+T = TypeVar("T")
+
+
+def run_in_place(work: Callable[..., T], *args: Any) -> T:
+    return work(*args)
+
 
 class Queries:
-    def __init__(self, pool, repository: Repository) -> None:
+    def __init__(
+        self, pool, repository: Repository, offload: Callable[..., Any] = run_in_place
+    ) -> None:
         self._pool = pool
         self._repository = repository
+        # Where CPU-heavy pure work (re-deciding a log) runs: the API keeps it off its event
+        # loop (api/cpu_work.py); anything else runs it in place.
+        self._offload = offload
 
     def game(self, game_id: UUID) -> tuple[Table, int]:
         """The table at its latest version (GameNotFound if there is no such game)."""
@@ -91,7 +104,7 @@ class Queries:
         """The audit report, re-decided from the log now. A finished game whose every check
         passed has its report kept: it can no longer change, and `kept_audit` answers it while
         the game's head is the same. A failing one is never kept: the next audit looks again."""
-        report = audit_report(str(game_id), self.log(game_id), key)
+        report = self._offload(audit_report, str(game_id), self.log(game_id), key)
         if report["status"] == "finished" and audit_cache.all_passed(report):
             with self._pool.connection() as conn:
                 audit_cache.keep(conn, game_id, CODE_VERSION, key_id(key), report)
