@@ -66,9 +66,11 @@ def install_body_reader(app: Flask, max_bytes: int, timeout_seconds: float) -> N
         stream = environ["wsgi.input"]
         if chunked:
             _refuse_chunks_over(stream, max_bytes)
+        # Never past a declared length: a server's input stream may be the raw socket.
+        limit = max_bytes + 1 if chunked else request.content_length or 0
         try:
             with _deadline(timeout_seconds):
-                body = _read_at_most(stream, max_bytes + 1)
+                body = _read_at_most(stream, limit)
         except BodyTimedOut:
             detail = f"the body did not arrive within {timeout_seconds:g} s"
             raise _hanging_up(Problem("request-timeout", detail)) from None

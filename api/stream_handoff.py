@@ -72,6 +72,7 @@ class Handoff:
     after: int
     slot: str
     owners: Sequence[str]
+    credential: str | None = None  # the seat token's hash that opened it (None: a spectator)
 
     def message(self, environ: dict, status: str, headers: list[tuple[str, str]]) -> bytes:
         kept = [(name, value) for name, value in headers if name.lower() not in HOP_BY_HOP]
@@ -81,6 +82,7 @@ class Handoff:
             "after": self.after,
             "slot": self.slot,
             "owners": list(self.owners),
+            "credential": self.credential,
             "http10": environ.get("SERVER_PROTOCOL") == "HTTP/1.0",
             "status": status,
             "headers": kept,

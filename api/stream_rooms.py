@@ -158,6 +158,10 @@ class Room:
         more = False
         for (viewer, after), members in _by_position(self.members).items():
             reading = self._feed.read(after, viewer, generation)
+            for member in members:
+                if reading.ends(member.spec.credential):
+                    member.end()  # its token was rotated or revoked: nothing more for it
+            members = [member for member in members if not member.ended]
             if reading.events:
                 _send(members, "".join(text for _, text in reading.events))
                 for member in members:

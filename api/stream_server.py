@@ -90,6 +90,7 @@ def handed(data: dict[str, Any], settings: Settings) -> Handed:
         int(data["after"]),
         settings.stream_heartbeat_seconds,
         settings.stream_max_seconds,
+        data.get("credential"),
     )
     headers = [(str(name), str(value)) for name, value in data["headers"]]
     return Handed(

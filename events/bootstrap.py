@@ -16,9 +16,9 @@ from domain.budget import Deadline
 from events.automation import BOT_SEED_PURPOSE, Automation
 from events.commands import Commands
 from events.committing import Committer
+from events.credentials import new_token
 from events.postgres.db import make_pool
 from events.postgres.repository import Repository
-from events.postgres.seat_tokens import new_token
 from events.postgres.unit_of_work import PostgresUnitOfWork
 from events.queries import Queries, run_in_place
 from events.sealing import Sealer

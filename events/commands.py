@@ -146,11 +146,13 @@ class Commands:
         return replace(committed, secrets=SeatSecrets(tokens={seat: token}))
 
     def new_token(self, game_id: UUID, seat: int) -> str:
-        """A new token for the seat; the one it had stops working when this commits."""
+        """A new token for the seat; the one it had stops working when this commits, and the
+        streams it opened end."""
         token = self._new_token()
         with self._units() as uow:
             uow.lock(game_id)
             uow.save_tokens(game_id, {seat: token})
+            uow.wake_streams(game_id)
         return token
 
     def leave(self, game_id: UUID, seat: int) -> Committed:

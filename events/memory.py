@@ -126,6 +126,9 @@ class MemoryUnitOfWork:
     def revoke_token(self, game_id: UUID, seat: int) -> None:
         self.s.tokens.pop((game_id, seat), None)
 
+    def wake_streams(self, game_id: UUID) -> None:
+        pass  # nothing listens here
+
     def save_invites(self, game_id: UUID, invites: Mapping[int, str]) -> None:
         for seat, invite in invites.items():
             self.s.invites[(game_id, seat)] = invite

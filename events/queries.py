@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 from uuid import UUID
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -15,7 +15,7 @@ from domain.table import Table
 from events.audit_report import audit_report
 from events.errors import GameNotFound
 from events.folding import CODE_VERSION, fold_events
-from events.postgres import audit_cache, seat_tokens, store, turn_timers
+from events.postgres import audit_cache, feed_reads, seat_tokens, store, turn_timers
 from events.postgres.audit_reads import GameLog, read_game_log
 from events.postgres.listing import StreamInfo
 from events.postgres.repository import Repository
@@ -27,6 +27,16 @@ T = TypeVar("T")
 
 def run_in_place(work: Callable[..., T], *args: Any) -> T:
     return work(*args)
+
+
+class GameSince(NamedTuple):
+    """What a live stream's feed reads: the events after a version, the game, its version,
+    and the hashes of the seat tokens that may still watch it as a seat."""
+
+    events: list[StoredEvent]
+    table: Table
+    version: int
+    credentials: frozenset[str]
 
 
 class Queries:
@@ -57,20 +67,19 @@ class Queries:
         with self._pool.connection() as conn:
             return store.read_stream(conn, game_id, after=after, limit=limit)
 
-    def events_then_game(
-        self, game_id: UUID, after: int, limit: int
-    ) -> tuple[list[StoredEvent], Table, int]:
-        """Events after `after`, then the game: read in that order, the game is at least as new
-        as the events (once it is over every event is public). When the read reached the head
-        and the cached table is no older than `after`, the game is the cached table with those
-        events folded in: one statement, where a stream process's feed made two per commit."""
+    def events_then_game(self, game_id: UUID, after: int, limit: int) -> GameSince:
+        """Events after `after`, and the credentials that may watch the game as a seat, then
+        the game: read in that order, the game is at least as new as the events (once it is
+        over every event is public). When the read reached the head and the cached table is no
+        older than `after`, the game is the cached table with those events folded in: one
+        statement, where a stream process's feed made two per commit."""
         with self._pool.connection() as conn:
-            stored = store.read_stream(conn, game_id, after=after, limit=limit)
+            stored, credentials = feed_reads.events_and_credentials(conn, game_id, after, limit)
             reached_head = len(stored) < limit
             if reached_head and (known := self._repository.fold_read(game_id, after, stored)):
-                return stored, *known
+                return GameSince(stored, *known, credentials)
             table, version = self._repository.load(conn, game_id)
-        return stored, table, version
+        return GameSince(stored, table, version, credentials)
 
     def table_at(self, game_id: UUID, version: int) -> Table:
         """The table as it stood after event `version` (folded from the start)."""
@@ -125,6 +134,11 @@ class Queries:
         table: what a stream's handshake needs, when 10,000 of them arrive together."""
         with self._pool.connection() as conn:
             return seat_tokens.version_and_seat(conn, game_id, token)[1]
+
+    def acts_for(self, game_id: UUID, seat: int, credential: str) -> bool:
+        """Whether the seat token whose hash is `credential` is still the seat's."""
+        with self._pool.connection() as conn:
+            return seat_tokens.acts_for(conn, game_id, seat, credential)
 
     def seat_for(self, game_id: UUID, token: str) -> int | None:
         """The seat a token acts for at this game now, None if it acts for none."""

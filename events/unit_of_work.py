@@ -75,6 +75,11 @@ class UnitOfWork(Protocol):
 
     def revoke_token(self, game_id: UUID, seat: int) -> None: ...
 
+    def wake_streams(self, game_id: UUID) -> None:
+        """Wakes the game's live streams once this commits, with no event: its seat tokens
+        changed, and streams opened with one no longer valid must end."""
+        ...
+
     def save_invites(self, game_id: UUID, invites: Mapping[int, str]) -> None: ...
 
     def set_timers(

@@ -47,11 +47,19 @@ def sse_event(event: dict) -> str:
 
 @dataclass
 class Reading:
-    """What a stream gets: events after its position as (version, SSE text for its viewer), and
-    whether the game has more waiting (True), none yet (False) or is over (None)."""
+    """What a stream gets: events after its position as (version, SSE text for its viewer),
+    whether the game has more waiting (True), none yet (False) or is over (None), and the
+    credentials (seat tokens' hashes) that may still watch as a seat, as of those events."""
 
     events: list[tuple[int, str]]
     more: bool | None
+    credentials: frozenset[str] = frozenset()
+
+    def ends(self, credential: str | None) -> bool:
+        """Whether a stream opened with `credential` must end now, before anything more is sent
+        on it: its token was rotated or revoked (the seat left, or timed out for good).
+        Spectators (no credential) watch on."""
+        return credential is not None and credential not in self.credentials
 
 
 @dataclass
@@ -60,6 +68,7 @@ class _Snapshot:
     events: list[StoredEvent]  # dense: the game's events up to `held`
     table: Table
     latest: int  # the game's version when read; `held` < `latest` after a partial read
+    credentials: frozenset[str]  # the seat tokens' hashes when read
     rendered: dict[tuple[int, int | None], str] = field(default_factory=dict)
     finished: bool = field(init=False)
 
@@ -109,7 +118,8 @@ class GameFeed:
         events = [e for e in snapshot.events if e.version > after][: self._batch]
         rendered = [self._render(snapshot, e, viewer) for e in events]
         last = events[-1].version if events else after
-        return Reading(rendered, _more(last, snapshot.latest, snapshot.finished))
+        more = _more(last, snapshot.latest, snapshot.finished)
+        return Reading(rendered, more, snapshot.credentials)
 
     def _current(self, after: int, generation: object) -> _Snapshot | None:
         old = self._snapshot
@@ -119,7 +129,9 @@ class GameFeed:
         if not extend and old is not None and after < old.held:
             return None  # an old position: not worth replacing the live window for
         since = old.held if extend and old is not None else after
-        stored, table, latest = self._queries.events_then_game(self._game_id, since, self._batch)
+        stored, table, latest, credentials = self._queries.events_then_game(
+            self._game_id, since, self._batch
+        )
         kept = old.events if extend and old is not None else []
         rendered = old.rendered if extend and old is not None else {}
         if table.status == "finished" and (old is None or not old.finished):
@@ -131,12 +143,12 @@ class GameFeed:
         if events and rendered:  # forget renders of events that left the window
             first = events[0].version
             rendered = {key: shown for key, shown in rendered.items() if key[0] >= first}
-        self._snapshot = _Snapshot(generation, events, table, latest, rendered)
+        self._snapshot = _Snapshot(generation, events, table, latest, credentials, rendered)
         if self._snapshot.covers(after):
             return self._snapshot
         # This stream is further behind than the window: what was just read serves it once
         # (rendered for it alone), rather than a second read of the store.
-        return _Snapshot(generation, kept + stored, table, latest, {})
+        return _Snapshot(generation, kept + stored, table, latest, credentials, {})
 
     def sizes(self) -> tuple[int, int]:
         """(events held, renders held): for tests and debugging."""
@@ -154,10 +166,12 @@ class GameFeed:
         return stored.version, shown
 
     def _read_store(self, after: int, viewer: int | None) -> Reading:
-        stored, table, version = self._queries.events_then_game(self._game_id, after, self._batch)
+        read = self._queries.events_then_game(self._game_id, after, self._batch)
+        stored, table = read.events, read.table
         events = [(e.version, sse_event(render_event(table, e, viewer))) for e in stored]
         last = stored[-1].version if stored else after
-        return Reading(events, _more(last, version, table.status == "finished"))
+        more = _more(last, read.version, table.status == "finished")
+        return Reading(events, more, read.credentials)
 
 
 def _more(last: int, version: int, finished: bool) -> bool | None:

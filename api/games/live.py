@@ -27,6 +27,9 @@ class StreamSpec:
     after: int
     heartbeat: float
     max_seconds: float  # 0: until the game ends
+    # The hash of the seat token that opened the stream (directly or through a ticket): the
+    # stream is that credential's, and ends once it is rotated or revoked. None: a spectator.
+    credential: str | None = None
 
     def ended(self, started: float, now: float) -> bool:
         """Whether a stream opened at `started` has reached `max_seconds`."""
@@ -63,6 +66,8 @@ def event_stream(
         last_comment = started
         while True:
             reading = feed.read(last, spec.viewer, notifier.generation(spec.game_id))
+            if reading.ends(spec.credential):
+                return  # its token was rotated or revoked: nothing more for it
             if reading.events:  # one write for all of them: most often one event, at times a deal
                 yield "".join(text for _, text in reading.events)
                 last = reading.events[-1][0]

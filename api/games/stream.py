@@ -28,6 +28,7 @@ from api.stream_handoff import ENVIRON_KEY, Handoff, StreamLease
 from api.stream_slots import StreamSlots
 from api.stream_tickets import StreamTickets
 from events import metrics
+from events.credentials import token_hash
 from events.postgres.notifications import GameNotifier
 
 MAX_VERSION = 2**31 - 1
@@ -91,15 +92,18 @@ def stream_events(game_id: str):
     token = bearer_token() or params.get("access_token") or None
     svc = services()
     seat: int | None
+    credential: str | None = None
     if "ticket" in params:
         svc.queries.seat_at(game, None)  # 404 for an unknown game
-        seat = _ticket_seat(game, params["ticket"])
+        seat, credential = _ticket_seat(game, params["ticket"])
     else:  # 404 for an unknown game, then 401 for a token that acts for no seat of it
         seat = checked_seat(token, svc.queries.seat_at(game, token))
+        if seat is not None and token is not None:
+            credential = token_hash(token)
     hub = stream_hub()
     owners = [f"address-{client_address()}"]
-    if seat is not None:  # the seat's streams, whether opened with its token or tickets
-        owners.append(f"seat-{game}-{seat}")
+    if credential is not None:  # the credential's streams, opened with its token or tickets
+        owners.append(f"credential-{credential[:32]}")
     slot = hub.per_client.acquire(owners)
     if slot is None:
         metrics.RATE_LIMITED.labels("streams-per-client").inc()
@@ -118,7 +122,12 @@ def stream_events(game_id: str):
         return response
     settings = svc.settings
     spec = StreamSpec(
-        game, seat, after, settings.stream_heartbeat_seconds, settings.stream_max_seconds
+        game,
+        seat,
+        after,
+        settings.stream_heartbeat_seconds,
+        settings.stream_max_seconds,
+        credential,
     )
     body = event_stream(
         spec, hub.feeds.of(game), hub.notifier, lambda: hub.per_client.refresh(slot, owners)
@@ -133,7 +142,7 @@ def stream_events(game_id: str):
     # Released when the server closes the response, even if the body was never iterated.
     response.call_on_close(lease.end)
     # The stream process serves it, if this server runs one (api/stream_handoff.py).
-    request.environ[ENVIRON_KEY] = Handoff(lease, game, seat, after, slot, owners)
+    request.environ[ENVIRON_KEY] = Handoff(lease, game, seat, after, slot, owners, credential)
     return response
 
 
@@ -142,10 +151,11 @@ def stream_events(game_id: str):
 def new_stream_ticket(game_id: str):
     """A short-lived, single-use ticket for the caller's seat, for `?ticket=` on the stream."""
     game = game_uuid(game_id)
-    seat = caller_seat(game, bearer_token())
-    if seat is None:
+    token = bearer_token()
+    seat = caller_seat(game, token)
+    if seat is None or token is None:
         raise Problem("unauthorized", "a stream ticket is for a seat: send its token")
-    ticket, expires = tickets().issue(game, seat)
+    ticket, expires = tickets().issue(game, seat, token_hash(token))
     return jsonify({"ticket": ticket, "expires_at": iso(expires), "seat": seat}), 201
 
 
@@ -154,11 +164,17 @@ def tickets() -> StreamTickets:
     return StreamTickets(svc.redis, f"{svc.settings.queue_name}-tickets")  # type: ignore[arg-type]
 
 
-def _ticket_seat(game: UUID, ticket: str) -> int:
-    seat = tickets().redeem(game, ticket)
-    if seat is None:
-        raise Problem("unauthorized", "the ticket is unknown, used, expired or of another game")
-    return seat
+def _ticket_seat(game: UUID, ticket: str) -> tuple[int, str]:
+    """The seat and credential of a ticket whose token is still the seat's (401 otherwise: a
+    ticket minted with a token since rotated or revoked is void)."""
+    redeemed = tickets().redeem(game, ticket)
+    if redeemed is None or not services().queries.acts_for(game, *redeemed):
+        raise Problem(
+            "unauthorized",
+            "the ticket is unknown, used, expired, of another game, or its token is no longer"
+            " the seat's",
+        )
+    return redeemed
 
 
 def _spectator_slots(settings) -> int:

@@ -1,5 +1,5 @@
 """Seat tokens and seat invites: random bearer secrets (256 bits), shown once, stored only as
-SHA-256 hashes (a fast hash is enough for secrets this long).
+SHA-256 hashes (events/credentials.py).
 
 A seat has one token at a time: a new one replaces it, and leaving deletes it, so a token is
 looked up in the table on every request (an index on the hash) rather than from a cache that
@@ -8,25 +8,16 @@ another process could not revoke. An open seat has an invite, which joining must
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import secrets
 from collections.abc import Mapping
 from uuid import UUID
 
 import psycopg
 from psycopg.rows import tuple_row
 
+from events.credentials import token_hash
 from events.postgres import store
 from events.records import StreamHead
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def save(conn: psycopg.Connection, game_id: UUID, tokens: Mapping[int, str]) -> None:
@@ -52,6 +43,19 @@ def _hashed_by_seat(game_id: UUID, secrets_by_seat: Mapping[int, str]) -> list:
 
 def revoke(conn: psycopg.Connection, game_id: UUID, seat: int) -> None:
     conn.execute("DELETE FROM seat_tokens WHERE game_id = %s AND seat = %s", (game_id, seat))
+
+
+def acts_for(conn: psycopg.Connection, game_id: UUID, seat: int, credential: str) -> bool:
+    """Whether the token whose hash is `credential` is still the seat's."""
+    row = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "SELECT 1 FROM seat_tokens WHERE game_id = %s AND seat = %s AND token_hash = %s",
+            (game_id, seat, credential),
+        )
+        .fetchone()
+    )
+    return row is not None
 
 
 def seat_for(conn: psycopg.Connection, game_id: UUID, token: str) -> int | None:

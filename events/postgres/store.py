@@ -247,6 +247,11 @@ def read_stream(
     return [event_from_row(row) for row in rows]
 
 
+def notify_game(conn: psycopg.Connection, game_id: UUID) -> None:
+    """NOTIFYs the game's listeners at commit, as an append does."""
+    conn.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, str(game_id)))
+
+
 def stream_version(conn: psycopg.Connection, game_id: UUID) -> int | None:
     row = (
         conn.cursor(row_factory=tuple_row)

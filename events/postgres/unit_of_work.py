@@ -194,6 +194,9 @@ class PostgresUnitOfWork:
     def revoke_token(self, game_id: UUID, seat: int) -> None:
         seat_tokens.revoke(self.conn, game_id, seat)
 
+    def wake_streams(self, game_id: UUID) -> None:
+        store.notify_game(self.conn, game_id)
+
     def save_invites(self, game_id: UUID, invites: Mapping[int, str]) -> None:
         seat_tokens.save_invites(self.conn, game_id, invites)
 
