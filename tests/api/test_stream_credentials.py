@@ -16,17 +16,19 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 
+from tests.api import test_event_stream
 from tests.api.real_server import gunicorn_serving
-from tests.api.test_event_stream import (  # noqa: F401 - `server` is a fixture
+from tests.api.test_event_stream import (
     HEARTBEAT,
     Stream,
     act,
     game_state,
     new_game,
-    server,
     serving,
     wait_until,
 )
+
+server = test_event_stream.server  # the app on a threaded server, and gunicorn's stream process
 
 HUMANS = [{"kind": "human", "name": name} for name in ("Ana", "Bo", "Cy")]
 
