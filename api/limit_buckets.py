@@ -8,7 +8,11 @@ runs) cannot tell what the request turns out to be:
   fresh random bearer on every request would go to a fresh per-token bucket and never be
   limited. Past the limit, every request of that address that carries a credential is 429
   until the window ends, before any work; the process remembers the address until then, so
-  that refusing it costs no round trip.
+  that refusing it costs no round trip;
+- a table of bots alone, which only costs worker time: one created as such, and one whose last
+  human leaves within YOUNG_TABLE_SECONDS of its creation (creating a table with one human and
+  leaving at once got round this quota). Both count against the table's creator, checked
+  before and counted once done, so a refused body costs nothing.
 
 Counted in the same Redis as the view limits (flask-limiter's storage, with its in-memory
 fallback); a Redis outage degrades these limits, it never fails a request.
@@ -30,6 +34,7 @@ from events.settings import Settings
 
 log = logging.getLogger("cardroom.limits")
 EXTENSION = "cardroom_buckets"
+YOUNG_TABLE_SECONDS = 120.0  # a table left to its bots this soon counts as a table of bots
 
 
 class Buckets:
@@ -38,6 +43,7 @@ class Buckets:
         self._costly_per_token = parse_many(settings.rate_limit_costly_reads)
         self._costly_per_address = parse_many(settings.rate_limit_costly_reads_per_address)
         self._unresolved = parse_many(settings.rate_limit_unresolved_per_address)
+        self._bot_tables = parse_many(settings.rate_limit_create_bots)
         self._prefix = f"{settings.queue_name}-buckets"
         self._refused_until: dict[str, float] = {}  # address -> time.time() its window ends
 
@@ -63,6 +69,29 @@ class Buckets:
         if wait is not None:
             self._refused_until[address] = time.time() + wait
             metrics.RATE_LIMITED.labels("unresolved-credentials").inc()
+
+    def check_bot_table(self, creator: str) -> None:
+        """429 when the creator has no table of bots alone left in its quota."""
+        strategy = self._limiter.limiter
+        try:
+            for item in self._bot_tables:
+                if not strategy.test(item, self._prefix, "bot-tables", creator):
+                    reset = strategy.get_window_stats(item, self._prefix, "bot-tables", creator)
+                    wait = max(1, math.ceil(reset[0] - time.time()))
+                    metrics.RATE_LIMITED.labels("create-bots").inc()
+                    raise Problem(
+                        "rate-limited",
+                        f"over the limit of {item} for tables of bots alone (a table left to"
+                        f" its bots soon after its creation counts as one); retry in {wait} s",
+                        retry_after=wait,
+                    )
+        except Problem:
+            raise
+        except Exception as error:
+            log.warning("rate limit storage unavailable: %s", type(error).__name__)
+
+    def count_bot_table(self, creator: str) -> None:
+        self._hit("bot-tables", creator, self._bot_tables)
 
     def refuse_if_over(self, address: str) -> None:
         """429 for a credential from an address over its limit of unresolved ones."""

@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from flask import Flask, current_app, request
 from flask_limiter import Limiter
@@ -76,8 +77,27 @@ def charge_costly_read(token: str | None) -> None:
         buckets.charge_costly_read(token and token_key(), client_address())
 
 
+@contextmanager
+def bot_table_quota(creator: str, applies: bool) -> Iterator[None]:
+    """Around making (or leaving to its bots) a table of bots alone, when `applies`: 429 if the
+    creator's quota is spent, counted once the body of the `with` succeeded."""
+    buckets = buckets_of(current_app) if applies else None
+    if buckets is not None:
+        buckets.check_bot_table(creator)
+    yield
+    if buckets is not None:
+        buckets.count_bot_table(creator)
+
+
 def client_address() -> str:
     return request.remote_addr or "unknown"
+
+
+def creator_key() -> str:
+    """Who creates a table, as the workers' fair shares know them: a hash of the client's
+    address (the address itself is kept nowhere)."""
+    digest = hashlib.sha256(client_address().encode("utf-8", "surrogatepass")).hexdigest()
+    return f"address-{digest[:16]}"
 
 
 def token_key() -> str:
@@ -113,36 +133,16 @@ def _count_breach(limit: str) -> None:
     metrics.RATE_LIMITED.labels(limit).inc()
 
 
-def _chain(*decorators: Callable) -> Callable:
-    def decorate(view: Callable) -> Callable:
-        for decorator in reversed(decorators):
-            view = decorator(view)
-        return view
-
-    return decorate
-
-
-def _bot_only_table() -> bool:
-    body = request.get_json(silent=True)
-    seats = body.get("seats") if isinstance(body, dict) else None
-    if not isinstance(seats, list) or not seats:
-        return False
-    return all(isinstance(s, dict) and s.get("kind") == "bot" for s in seats)
-
-
 def _created(response) -> bool:
     return response.status_code == 201  # refused bodies cost no quota
 
 
 def _creation_limits(limiter: Limiter, settings: Settings) -> Callable:
-    """Games created per client address; tables of bots alone, which only cost worker time,
-    have a smaller quota of their own."""
-    return _chain(
-        limiter.limit(settings.rate_limit_create, key_func=client_address, scope="create",
-                      deduct_when=_created, on_breach=lambda _: _count_breach("create")),
-        limiter.limit(settings.rate_limit_create_bots, key_func=client_address,
-                      scope="create-bots", exempt_when=lambda: not _bot_only_table(),
-                      deduct_when=_created, on_breach=lambda _: _count_breach("create-bots")),
+    """Games created per client address. Tables of bots alone, which only cost worker time,
+    have a smaller quota of their own (api/limit_buckets.py, `bot_tables`)."""
+    return limiter.limit(
+        settings.rate_limit_create, key_func=client_address, scope="create",
+        deduct_when=_created, on_breach=lambda _: _count_breach("create"),
     )  # fmt: skip
 
 

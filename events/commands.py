@@ -54,15 +54,17 @@ class Commands:
         game_type: GameType,
         command: tables.CreateTable,
         idem: IdempotentRequest | None = None,
+        creator: str = "",
     ) -> Committed | Replayed:
         """A table, dealt at once if no seat is open; a token for each human seat, an invite
-        for each open one."""
+        for each open one. `creator` names who asked (the workers are shared fairly between
+        creators)."""
         created, *rest = tables.decide_create(game_type, command)
         secrets = self._secrets_for(command.seats)
         with self._units() as uow:
             if idem and (replay := self._replies.claim(uow, idem)):
                 return replay
-            head = uow.create_stream(game_id, game_type.id)
+            head = uow.create_stream(game_id, game_type.id, creator)
             assert isinstance(created, tables.TableCreated)  # decide_create's first event
             table = tables.create(game_type, created)
             committed = self._committer.commit(uow, game_id, head, table, rest, applied=[created])

@@ -77,7 +77,7 @@ class MemoryUnitOfWork:
         request_hash, _ = self.s.requests[(scope, key_id)]
         self.s.requests[(scope, key_id)] = (request_hash, record)
 
-    def create_stream(self, game_id: UUID, game_type: str) -> StreamHead:
+    def create_stream(self, game_id: UUID, game_type: str, creator: str = "") -> StreamHead:
         if game_id in self.s.heads:
             raise GameExists(game_id)
         self.s.heads[game_id] = StreamHead(0, GENESIS, CURRENT_FORMAT)

@@ -124,6 +124,12 @@ class Queries:
         with self._pool.connection() as conn:
             return turn_timers.of_game(conn, game_id)
 
+    def origin(self, game_id: UUID) -> tuple[str, datetime]:
+        """Who created the game (its creator's key) and when (GameNotFound if no game)."""
+        with self._pool.connection() as conn:
+            creator, created_at = store.stream_row(conn, game_id, "s.creator, s.created_at")
+        return creator, created_at
+
     def exists(self, game_id: UUID) -> bool:
         with self._pool.connection() as conn:
             return store.stream_version(conn, game_id) is not None

@@ -47,6 +47,7 @@ class Settings:
     rate_limit_unresolved_per_address: str = "20/second;300/minute"
     max_streams_per_client: int = 20  # open streams per client address and per token; 0: no cap
     bot_budget_ms: int = 300  # how long a searching bot (level "strong") thinks per move
+    work_ahead: int = 2  # jobs handed to RQ ahead of each worker process (workers/relay.py)
     metrics_token: str = ""  # "": GET /metrics is open; else it wants this bearer token
     body_timeout_seconds: float = 10.0  # a request body not complete by then: 408, closed
 
@@ -93,6 +94,7 @@ ENVIRONMENT = {
     "RATE_LIMIT_UNRESOLVED_PER_ADDRESS": "rate_limit_unresolved_per_address",
     "MAX_STREAMS_PER_CLIENT": "max_streams_per_client",
     "BOT_BUDGET_MS": "bot_budget_ms",
+    "WORK_AHEAD": "work_ahead",
     "METRICS_TOKEN": "metrics_token",
     "BODY_TIMEOUT_SECONDS": "body_timeout_seconds",
 }
@@ -121,6 +123,7 @@ BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "max_streams_per_client": (0, None),
     "stream_processes": (0, 16),
     "bot_budget_ms": (1, 60_000),
+    "work_ahead": (1, 1000),
     "body_timeout_seconds": (0.1, 3600),
 }
 CHOICES = {

@@ -38,8 +38,9 @@ class UnitOfWork(Protocol):
         """Records what the claimed request did, to answer its retries."""
         ...
 
-    def create_stream(self, game_id: UUID, game_type: str) -> StreamHead:
-        """A new, empty stream, locked (GameExists if the id is taken)."""
+    def create_stream(self, game_id: UUID, game_type: str, creator: str = "") -> StreamHead:
+        """A new, empty stream, locked (GameExists if the id is taken); `creator` names who
+        created it (the workers are shared fairly between creators)."""
         ...
 
     def lock(self, game_id: UUID) -> StreamHead:

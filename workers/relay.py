@@ -1,15 +1,18 @@
 """The outbox relay: turns committed outbox rows into RQ jobs, woken by NOTIFY, polling as a
-fallback; and the sweeper, which re-enqueues work that was enqueued but never finished
-(Redis restarted, a worker killed)."""
+fallback, keeping only a few jobs ahead of the workers and picking them fairly between the
+clients that created the tables (events/postgres/fair_work.py); and the sweeper, which
+re-enqueues work that was enqueued but never finished (Redis restarted, a worker killed)."""
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 
 import psycopg
 
-from events.postgres import idempotency, outbox
+from events import heartbeats
+from events.postgres import fair_work, idempotency, outbox
 from events.postgres.outbox import OUTBOX_CHANNEL, OutboxItem
 from workers import context
 from workers.jobs import run_work
@@ -18,6 +21,10 @@ log = logging.getLogger("cardroom.relay")
 BATCH = 100
 PURGE_EVERY_SWEEPS = 300  # about every ten minutes
 RECONNECT_FIRST, RECONNECT_MAX = 0.5, 10.0  # seconds before opening the LISTEN again
+# While work waits for a place ahead of the workers, look again this often (a finished job
+# wakes the relay; this covers a wake-up lost).
+BACKLOG_POLL_SECONDS = 0.1
+WORKERS_READ_EVERY = 5.0  # seconds between two reads of how many workers beat
 
 
 def enqueue(row: OutboxItem) -> None:
@@ -33,12 +40,37 @@ def enqueue(row: OutboxItem) -> None:
 
 
 def relay_pending() -> int:
+    """Hands the workers as many rows as they have places ahead of them, fairly between
+    creators; returns how many."""
     with context.cardroom().pool.connection() as conn, conn.transaction():
-        rows = outbox.claim_pending(conn, BATCH)
+        room = min(BATCH, work_ahead() - fair_work.in_flight(conn))
+        if room <= 0:
+            return 0
+        rows = fair_work.claim_fairly(conn, room)
         for row in rows:
             enqueue(row)
         outbox.mark_enqueued(conn, [row.id for row in rows])
     return len(rows)
+
+
+_workers_seen = (0.0, 1)  # (when read, workers beating then)
+
+
+def work_ahead() -> int:
+    """Jobs RQ may hold at once: `work_ahead` for each worker process beating (one at least),
+    read from their heartbeats every few seconds."""
+    global _workers_seen
+    now = time.monotonic()
+    read_at, alive = _workers_seen
+    if now - read_at >= WORKERS_READ_EVERY:
+        try:
+            settings = context.settings()
+            beats = heartbeats.read(context.redis_connection(), settings.queue_name)
+            alive = max(1, beats.alive)
+        except Exception:  # Redis is down: enqueueing fails anyway
+            alive = max(1, alive)
+        _workers_seen = (now, alive)
+    return context.settings().work_ahead * alive
 
 
 def sweep_stale(older_than_seconds: float) -> int:
@@ -81,17 +113,26 @@ def _relay_while_listening(
     listener: psycopg.Connection, stop: threading.Event, poll_seconds: float
 ) -> None:
     while not stop.is_set():
-        _relay_once()
-        for _ in listener.notifies(timeout=poll_seconds, stop_after=1):
+        waiting = _relay_once()
+        wait = BACKLOG_POLL_SECONDS if waiting else poll_seconds
+        for _ in listener.notifies(timeout=wait, stop_after=1):
             pass
 
 
-def _relay_once() -> None:
+def _relay_once() -> bool:
+    """Relays what the workers have room for; whether work is left waiting for room."""
     try:
         while relay_pending() == BATCH:
             pass
+        return _backlog()
     except Exception:
         log.exception("relay failed; retrying")
+        return False
+
+
+def _backlog() -> bool:
+    with context.cardroom().pool.connection() as conn:
+        return fair_work.waiting(conn)
 
 
 def purge_old_records() -> tuple[int, int]:
@@ -99,6 +140,7 @@ def purge_old_records() -> tuple[int, int]:
     with context.cardroom().pool.connection() as conn, conn.transaction():
         keys = idempotency.purge_expired(conn)
         done = outbox.purge_done(conn, older_than_seconds=3600)
+        conn.execute("DELETE FROM creator_usage WHERE updated_at < now() - interval '1 day'")
     return keys, done
 
 

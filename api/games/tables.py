@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime, timedelta
 
 from flask import jsonify
 
@@ -10,7 +11,8 @@ from api.auth import require_seat
 from api.cursors import decode_cursor, encode_cursor
 from api.games import bp
 from api.games.common import created, created_body
-from api.limits import limited, limited_creation
+from api.limit_buckets import YOUNG_TABLE_SECONDS
+from api.limits import bot_table_quota, creator_key, limited, limited_creation
 from api.problems import Problem
 from api.rendering import iso
 from api.requests import game_uuid, idempotent_request, json_body, query
@@ -33,12 +35,15 @@ def create_game():
     game_type = get_game_type(data["type"])
     options, fixed_decks = _split_deck_options(data["options"])
     seats = tuple(tables.SeatInfo(s["kind"], s.get("name"), s.get("level")) for s in data["seats"])
-    result = services().commands.create(
-        uuid.uuid4(),
-        game_type,
-        tables.CreateTable(seats, options, fixed_decks),
-        idempotent_request("create", secret=True),
-    )
+    creator = creator_key()
+    with bot_table_quota(creator, all(seat.kind == tables.BOT for seat in seats)):
+        result = services().commands.create(
+            uuid.uuid4(),
+            game_type,
+            tables.CreateTable(seats, options, fixed_decks),
+            idempotent_request("create", secret=True),
+            creator=creator,
+        )
     return created(created_body(result), {"Location": f"/games/{result.game_id}"})
 
 
@@ -81,11 +86,22 @@ def leave_seat(game_id: str, seat: int):
     before the deal the seat opens again, with a new invite."""
     game = game_uuid(game_id)
     require_seat(game, seat)
-    left = services().commands.leave(game, seat)
+    svc = services()
+    creator, created_at = svc.queries.origin(game)
+    with bot_table_quota(creator, _leaves_it_to_bots(svc.queries.game(game)[0], seat, created_at)):
+        left = svc.commands.leave(game, seat)
     body: dict = {"seat": seat, "version": left.version}
     if seat in left.secrets.invites:
         body["invite"] = left.secrets.invites[seat]
     return jsonify(body), 201
+
+
+def _leaves_it_to_bots(table: tables.Table, seat: int, created_at: datetime) -> bool:
+    """Whether the seat's leaving makes a young dealt table one of bots alone: it then counts
+    as one (creating a table with one human and leaving at once got round that quota)."""
+    young = datetime.now(UTC) - created_at < timedelta(seconds=YOUNG_TABLE_SECONDS)
+    humans = [s for s, info in enumerate(table.seats) if info.kind == tables.HUMAN]
+    return young and table.started and humans == [seat]
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/token")

@@ -58,17 +58,6 @@ def notify_relay(conn: psycopg.Connection) -> None:
     conn.execute("SELECT pg_notify(%s, '')", (OUTBOX_CHANNEL,))
 
 
-def claim_pending(conn: psycopg.Connection, limit: int = 100) -> list[OutboxItem]:
-    """Rows not yet enqueued, locked until the relay's transaction ends; concurrent relays
-    skip them. Enqueue on RQ, mark_enqueued(), then commit."""
-    cur = conn.cursor(row_factory=class_row(OutboxItem))
-    return cur.execute(
-        f"SELECT {_COLUMNS} FROM outbox WHERE enqueued_at IS NULL AND done_at IS NULL"
-        " ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED",
-        (limit,),
-    ).fetchall()
-
-
 def mark_enqueued(conn: psycopg.Connection, ids: list[int]) -> None:
     conn.execute("UPDATE outbox SET enqueued_at = now() WHERE id = ANY(%s)", (ids,))
 
@@ -86,7 +75,8 @@ def stale(
     conn: psycopg.Connection, older_than_seconds: float, limit: int = 100
 ) -> list[OutboxItem]:
     """Enqueued but not done for longer than N seconds (Redis lost it, a worker died).
-    Locked like claim_pending: the sweeper re-enqueues them and calls mark_enqueued()."""
+    Locked like a claim (fair_work.claim_fairly): the sweeper re-enqueues them and calls
+    mark_enqueued()."""
     cur = conn.cursor(row_factory=class_row(OutboxItem))
     return cur.execute(
         f"SELECT {_COLUMNS} FROM outbox WHERE done_at IS NULL AND enqueued_at IS NOT NULL"

@@ -48,21 +48,29 @@ Signer = Callable[[str, int, str], str]  # (game id, version, head) -> signature
 
 
 def create_stream(
-    conn: psycopg.Connection, game_id: UUID, game_type: str, status: str = "waiting"
+    conn: psycopg.Connection,
+    game_id: UUID,
+    game_type: str,
+    status: str = "waiting",
+    creator: str = "",
 ) -> StreamHead:
     """A new, empty stream (GameExists if the id is taken), held as lock_stream holds one."""
-    return created_head(execute(conn, create_statement(game_id, game_type, status)), game_id)
+    statement = create_statement(game_id, game_type, status, creator)
+    return created_head(execute(conn, statement), game_id)
 
 
-def create_statement(game_id: UUID, game_type: str, status: str = "waiting") -> Statement:
+def create_statement(
+    game_id: UUID, game_type: str, status: str = "waiting", creator: str = ""
+) -> Statement:
     """create_stream's statement, whose answer `created_head` reads. No lock is taken: until
     the transaction commits no one else can see the row, and a second insert of its id waits
-    on the key. ON CONFLICT keeps the caller's transaction usable when the id is taken."""
+    on the key. ON CONFLICT keeps the caller's transaction usable when the id is taken.
+    `creator` names who created the table, for sharing the workers fairly."""
     query = (
-        "INSERT INTO streams (game_id, game_type, status) VALUES (%s, %s, %s)"
+        "INSERT INTO streams (game_id, game_type, status, creator) VALUES (%s, %s, %s, %s)"
         " ON CONFLICT (game_id) DO NOTHING RETURNING version, head_hash, chain_format"
     )
-    return query, (game_id, game_type, status)
+    return query, (game_id, game_type, status, creator)
 
 
 def created_head(cursor: psycopg.Cursor, game_id: UUID) -> StreamHead:

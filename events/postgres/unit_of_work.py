@@ -132,9 +132,9 @@ class PostgresUnitOfWork:
     def complete(self, scope: str, key_id: str, record: dict) -> None:
         idempotency.complete(self.conn, scope, key_id, record)
 
-    def create_stream(self, game_id: UUID, game_type: str) -> StreamHead:
+    def create_stream(self, game_id: UUID, game_type: str, creator: str = "") -> StreamHead:
         head = self._first(
-            store.create_statement(game_id, game_type),
+            store.create_statement(game_id, game_type, creator=creator),
             lambda cur: store.created_head(cur, game_id),
         )
         self._status[game_id] = "waiting"

@@ -166,3 +166,45 @@ def test_credentials_that_resolve_to_nothing_count_against_their_address(setting
     assert_rate_limited(guesses[4])
     assert_rate_limited(valid_from_there)
     assert spectator.status_code == 200  # a request without a credential counts as before
+
+
+def one_human_and_bots(client) -> tuple[str, str]:
+    seats = [humans(1)[0], *[{"kind": "bot", "level": "random"}] * 2]
+    game = create_game(client, "trick_and_snipers", seats)
+    return game["id"], tokens_of(game)[0]
+
+
+def leave(client, game_id: str, token: str):
+    return client.post(f"/games/{game_id}/seats/0/leave", headers=auth(token))
+
+
+def test_a_table_left_to_its_bots_soon_after_creation_counts_as_a_table_of_bots(settings):
+    bots = [{"kind": "bot", "level": "random"}] * 3
+    with app_with(settings, rate_limit_create_bots="1/minute") as client:
+        # Given a table with one human, who leaves at once: the bot-table quota's one table
+        first, first_token = one_human_and_bots(client)
+        assert leave(client, first, first_token).status_code == 201
+        # When another such table's human leaves, or a table of bots alone is asked for
+        second, second_token = one_human_and_bots(client)
+        refused_leave = leave(client, second, second_token)
+        refused_table = client.post("/games", json={"type": "trick_and_snipers", "seats": bots})
+        still_seated = client.get(f"/games/{second}").get_json()["seats"][0]["kind"]
+    # Then both are refused, and the human is still in the seat
+    assert_rate_limited(refused_leave)
+    assert_rate_limited(refused_table)
+    assert still_seated == "human"
+
+
+def test_leaving_a_table_played_for_a_while_costs_no_bot_table(settings):
+    with app_with(settings, rate_limit_create_bots="1/minute") as client:
+        played, token = one_human_and_bots(client)
+        pool = client.application.extensions["cardroom"].pool
+        with pool.connection() as conn:  # created five minutes ago
+            conn.execute(
+                "UPDATE streams SET created_at = now() - interval '5 minutes' WHERE game_id = %s",
+                (played,),
+            )
+        left = leave(client, played, token)
+        bots = [{"kind": "bot", "level": "random"}] * 3
+        made = client.post("/games", json={"type": "trick_and_snipers", "seats": bots})
+    assert left.status_code == 201 and made.status_code == 201
