@@ -47,7 +47,7 @@ class Settings:
     rate_limit_unresolved_per_address: str = "20/second;300/minute"
     max_streams_per_client: int = 20  # open streams per client address and per token; 0: no cap
     bot_budget_ms: int = 300  # how long a searching bot (level "strong") thinks per move
-    work_ahead: int = 2  # jobs handed to RQ ahead of each worker process (workers/relay.py)
+    work_ahead: int = 1  # jobs handed to RQ ahead of each worker process (workers/relay.py)
     metrics_token: str = ""  # "": GET /metrics is open; else it wants this bearer token
     body_timeout_seconds: float = 10.0  # a request body not complete by then: 408, closed
 
