@@ -53,10 +53,15 @@ def rotate(server_url: str, game_id: str, seat: int, token: str) -> str:
     return response.json()["token"]
 
 
-def versions_until_end(stream: Stream) -> list[int]:
-    """The versions the stream sends until the server ends it (a read timeout if it does not,
-    well before which the stream's heartbeat would come)."""
-    return [int(message["id"]) for message in stream.events()]
+def versions_until_end(stream: Stream, within: float = 10.0) -> list[int]:
+    """The versions the stream sends until the server ends it; fails if it has not ended
+    `within` seconds from now (its heartbeats keep the connection busy meanwhile)."""
+    deadline, versions = time.monotonic() + within, []
+    for message in stream.messages():
+        if "id" in message:
+            versions.append(int(message["id"]))
+        assert time.monotonic() < deadline, f"the stream did not end (sent {versions})"
+    return versions
 
 
 def opened(url: str, headers: dict | None = None) -> Stream:
