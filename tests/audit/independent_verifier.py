@@ -1,13 +1,15 @@
 """An export verifier written only from docs/audit.md, as an outsider would write one: it imports
 nothing of the project (only the standard library, and `cryptography` for Ed25519), so that its
 agreement with `python -m events.verify` tests the guide as much as the code. It checks what needs
-no game rules: canonical lines, the hash chain, the nonces, the head, its signature and the deals.
+no game rules: canonical lines, the hash chain, the nonces, the head, its signature, the deals,
+the seeds every deal is derived from (section 7), and whether the deals are fair.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
 import re
 from collections.abc import Mapping
@@ -85,12 +87,15 @@ class Verdict:
     key_id_ok: bool | None = None
     deals_ok: bool | None = None
     bad_deal_versions: list[int] = field(default_factory=list)
+    seeds_ok: bool | None = None  # None: a table from before seeds
+    bad_seed_version: int | None = None
+    deals_fair: bool | None = None  # None: fixed test decks
 
     @property
     def verified(self) -> bool:
         anchored = (self.signature_ok, self.key_id_ok, self.pins_ok)
         checks = (self.format_ok, self.chain_ok, self.version_ok, self.deals_ok)
-        return all(checks) and False not in anchored
+        return all(checks) and self.seeds_ok is not False and False not in anchored
 
 
 def parse_line(raw: str) -> dict[str, Any]:
@@ -195,6 +200,108 @@ def bad_deals(events: list[dict[str, Any]]) -> tuple[int, list[int]]:
     return min(len(committed), len(sealed)), sorted(bad)
 
 
+class Stream:
+    """7.2: HMAC-SHA256 of the context and a 4-byte big-endian counter, block after block."""
+
+    def __init__(self, key: bytes, context: bytes) -> None:
+        self.key, self.context, self.counter, self.buffer = key, context, 0, b""
+
+    def take(self, count: int) -> bytes:
+        while len(self.buffer) < count:
+            message = self.context + self.counter.to_bytes(4, "big")
+            self.buffer += hmac.new(self.key, message, hashlib.sha256).digest()
+            self.counter += 1
+        taken, self.buffer = self.buffer[:count], self.buffer[count:]
+        return taken
+
+    def draw(self, n: int) -> int:
+        """7.3: a word in the last, incomplete group of n values is thrown away."""
+        while True:
+            word = int.from_bytes(self.take(4), "big")
+            if word < 2**32 - 2**32 % n:
+                return word % n
+
+
+def deal_context(client_seeds: list, game_id: str, round_number: int) -> bytes:
+    fields = {"purpose": "cardroom-deal", "game_id": game_id, "round": round_number}
+    return canonical(fields | {"client_seeds": client_seeds}).encode("utf-8")
+
+
+def derive(server_seed: str, client_seeds: list, game_id: str, round_number: int, cards: list):
+    """7.4: (deck, first leader, salt) of a deal of these cards, {"rank", "suit"} objects."""
+    stream = Stream(bytes.fromhex(server_seed), deal_context(client_seeds, game_id, round_number))
+    deck = sorted(cards, key=lambda card: (card["suit"], card["rank"]))
+    for i in range(len(deck) - 1, 0, -1):
+        j = stream.draw(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    leader = stream.draw(len(client_seeds))
+    return deck, leader, stream.take(16).hex()
+
+
+def check_seeds(header: dict[str, Any], events: list[dict[str, Any]], verdict: Verdict) -> None:
+    """7.5 and 7.6: the revealed seed against its commitment, each deal against the derived
+    one, then whether the deals are fair."""
+    seeding = events[0]["data"].get("seeding") if events else None
+    fixed = [e for e in events if e["type"] == "FixedDecksChosen"]
+    if seeding is None:
+        verdict.deals_fair = None if fixed else False
+        return
+    try:
+        bad, fair = seed_problem(header["game_id"], events, seeding, fixed)
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError):
+        bad, fair = 1, False
+    verdict.seeds_ok, verdict.bad_seed_version = bad is None, bad
+    all_ok = bad is None and verdict.deals_ok is not False
+    verdict.deals_fair = None if fixed else bool(all_ok and fair)
+
+
+def seed_problem(game_id: str, events: list, seeding: dict, fixed: list) -> tuple[int | None, bool]:
+    """(the version of the first problem or None, whether a player's seed came after the
+    commitment made before the table)."""
+    sealed = next((e for e in events[1:3] if e["type"] == "ServerSeedSealed"), None)
+    if sealed is None:
+        return 2, False
+    seed = sealed["data"]["seed"]
+    if not re.fullmatch(r"[0-9a-f]{64}", seed) or sha256_hex_bytes(seed) != seeding["commitment"]:
+        return sealed["version"], False
+    in_advance = seeding["committed_in_advance"] is True
+    seeds = [None if entry is None else entry["seed"] for entry in seeding["client_seeds"]]
+    after = [
+        in_advance and bool(entry) and entry["by"] == "player" for entry in seeding["client_seeds"]
+    ]
+    decks = fixed[0]["data"]["decks"] if fixed else []
+    deals = 0
+    for i, event in enumerate(events):
+        data = event["data"]
+        if event["type"] == "SeatJoined":
+            entry = data["client_seed"]
+            seeds[data["seat"]], after[data["seat"]] = entry["seed"], entry["by"] == "player"
+        elif event["type"] == "SeatLeft" and deals == 0:
+            seeds[data["seat"]], after[data["seat"]] = None, False
+        elif event["type"] == "DealCommitted":
+            deals += 1
+            sealed_deck = next(e for e in events[i:] if e["type"] == "DeckSealed")["data"]
+            deck, leader, salt = derive(seed, seeds, game_id, deals, sealed_deck["deck"])
+            wanted = decks[deals - 1] if deals <= len(decks) else deck
+            option = events[0]["data"]["options"].get("first_leader")
+            if (
+                data["round"] != deals
+                or sealed_deck["deck"] != wanted
+                or sealed_deck["salt"] != salt
+                or (
+                    data["first_leader"] is not None
+                    and option is None
+                    and data["first_leader"] != leader
+                )
+            ):
+                return event["version"], False
+    return (None, in_advance and any(after)) if deals else (len(events), False)
+
+
+def sha256_hex_bytes(hex_text: str) -> str:
+    return hashlib.sha256(bytes.fromhex(hex_text)).hexdigest()
+
+
 def verify(raw: bytes, key: bytes | None = None, pins: Mapping[int, str] | None = None) -> Verdict:
     """`key`: the server's public key obtained independently; `pins`: heads obtained earlier,
     by version (a head of /audit during the game, or the final one)."""
@@ -225,4 +332,5 @@ def verify(raw: bytes, key: bytes | None = None, pins: Mapping[int, str] | None 
             )
     paired, verdict.bad_deal_versions = bad_deals(events)
     verdict.deals_ok = paired > 0 and not verdict.bad_deal_versions
+    check_seeds(header, events, verdict)
     return verdict
