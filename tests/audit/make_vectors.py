@@ -12,6 +12,7 @@ from typing import Any
 
 from domain.codec import canonical_json
 from events.signing import head_message
+from tests.audit.deal_vectors import compact, deal_vectors
 from tests.audit.example_game import (
     GAME_ID,
     SIGNER,
@@ -46,6 +47,7 @@ def files() -> dict[str, str]:
         "example-forged.ndjson": forged,
         KEY_FILE: pretty(SIGNER.public_description()),
         "export.schema.json": pretty(schema()),
+        "deal-vectors.json": compact(deal_vectors()) + "\n",
     }
 
 
