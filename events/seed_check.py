@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from domain.cards import Card
+from domain.codec import canonical_json
 from domain.deal_derivation import derive_deal
-from domain.seeds import PLAYER, SERVER_SEED, seed_commitment
+from domain.seeds import PLAYER, SERVER, SERVER_SEED, seed_commitment
 
 Record = dict[str, Any]
 UNREADABLE = (LookupError, TypeError, ValueError, AttributeError)
@@ -52,8 +53,11 @@ def check_seeds(game_id: str, records: Sequence[Record]) -> SeedCheck:
 
 
 def _check(game_id: str, records: Sequence[Record], fixed_decks: bool) -> SeedCheck:
-    if not records or not isinstance(seeding := _data(records[0]).get("seeding"), dict):
+    seeding = _data(records[0]).get("seeding") if records else None
+    if seeding is None:
         return SeedCheck(False, True, fixed_decks=fixed_decks)
+    if not _is_seeding(seeding):
+        raise _Bad(1, "the table's seeding is not {commitment, committed_in_advance, client_seeds}")
     server_seed = _server_seed(records, seeding)
     seeds = _Seats(seeding)
     deals = 0
@@ -61,7 +65,8 @@ def _check(game_id: str, records: Sequence[Record], fixed_decks: bool) -> SeedCh
     for i, record in enumerate(records):
         kind = record["type"]
         if kind == "FixedDecksChosen":
-            fixed = list(_data(record).get("decks") or [])
+            decks = _data(record).get("decks")
+            fixed = decks if isinstance(decks, list) else []
         elif kind == "SeatJoined":
             seeds.joined(record)
         elif kind == "SeatLeft" and deals == 0:
@@ -73,7 +78,7 @@ def _check(game_id: str, records: Sequence[Record], fixed_decks: bool) -> SeedCh
     if deals == 0:
         raise _Bad(len(records), "the log has no deal")
     fair_seats = seeds.fair_seats()
-    in_advance = seeding.get("committed_in_advance") is True
+    in_advance = seeding["committed_in_advance"]
     fair = bool(in_advance and fair_seats and not fixed_decks)
     return SeedCheck(True, True, deals, fair, in_advance, fair_seats, fixed_decks)
 
@@ -81,6 +86,25 @@ def _check(game_id: str, records: Sequence[Record], fixed_decks: bool) -> SeedCh
 def _data(record: Record) -> dict[str, Any]:
     data = record.get("data")
     return data if isinstance(data, dict) else {}
+
+
+def _is_seeding(seeding: object) -> bool:
+    return (
+        isinstance(seeding, dict)
+        and isinstance(seeding.get("commitment"), str)
+        and type(seeding.get("committed_in_advance")) is bool
+        and isinstance(entries := seeding.get("client_seeds"), list)
+        and all(entry is None or _is_seed(entry) for entry in entries)
+    )
+
+
+def _is_seed(entry: object) -> TypeGuard[dict[str, Any]]:
+    """`{"by": "player" or "server", "seed": <text>}`."""
+    return (
+        isinstance(entry, dict)
+        and entry.get("by") in (PLAYER, SERVER)
+        and isinstance(entry.get("seed"), str)
+    )
 
 
 def _server_seed(records: Sequence[Record], seeding: dict[str, Any]) -> str:
@@ -91,7 +115,7 @@ def _server_seed(records: Sequence[Record], seeding: dict[str, Any]) -> str:
     seed = _data(sealed).get("seed")
     if not isinstance(seed, str) or SERVER_SEED.fullmatch(seed) is None:
         raise _Bad(sealed["version"], "the server seed is not 64 lowercase hex digits")
-    if seed_commitment(seed) != seeding.get("commitment"):
+    if seed_commitment(seed) != seeding["commitment"]:
         raise _Bad(sealed["version"], "the revealed server seed is not the one committed to")
     return seed
 
@@ -101,35 +125,29 @@ class _Seats:
     commitment (at a join always, at the creation if the commitment came before it)."""
 
     def __init__(self, seeding: dict[str, Any]) -> None:
-        entries = seeding.get("client_seeds")
-        if not isinstance(entries, list):
-            raise _Bad(1, "the table's client_seeds are not a list")
-        in_advance = seeding.get("committed_in_advance") is True
-        self.seeds = [_seed_of(entry, 1) for entry in entries]
+        entries, in_advance = seeding["client_seeds"], seeding["committed_in_advance"]
+        self.seeds = [None if entry is None else entry["seed"] for entry in entries]
         self.after = [in_advance and _by_player(entry) for entry in entries]
 
     def joined(self, record: Record) -> None:
-        seat, entry = _data(record).get("seat"), _data(record).get("client_seed")
-        if not isinstance(seat, int) or not 0 <= seat < len(self.seeds):
-            raise _Bad(record["version"], "a seat joined that the table does not have")
-        self.seeds[seat], self.after[seat] = _seed_of(entry, record["version"]), _by_player(entry)
+        seat, entry = self._seat(record), _data(record).get("client_seed")
+        if not _is_seed(entry):
+            raise _Bad(record["version"], "a seat joined a seeded table without a seed")
+        self.seeds[seat], self.after[seat] = entry["seed"], _by_player(entry)
 
     def left(self, record: Record) -> None:
         """Before the first deal, a seat left opens again, without a seed."""
+        seat = self._seat(record)
+        self.seeds[seat], self.after[seat] = None, False
+
+    def _seat(self, record: Record) -> int:
         seat = _data(record).get("seat")
-        if isinstance(seat, int) and 0 <= seat < len(self.seeds):
-            self.seeds[seat], self.after[seat] = None, False
+        if type(seat) is not int or not 0 <= seat < len(self.seeds):
+            raise _Bad(record["version"], "the event names a seat the table does not have")
+        return seat
 
     def fair_seats(self) -> tuple[int, ...]:
         return tuple(seat for seat, after in enumerate(self.after) if after)
-
-
-def _seed_of(entry: object, version: int) -> str | None:
-    if entry is None:
-        return None
-    if not isinstance(entry, dict) or not isinstance(entry.get("seed"), str):
-        raise _Bad(version, 'a client seed is not {"by", "seed"}')
-    return entry["seed"]
 
 
 def _by_player(entry: object) -> bool:
@@ -143,21 +161,23 @@ def _check_deal(
     number: int,
     server_seed: str,
     seeds: _Seats,
-    fixed: list | None,
+    fixed: object,
 ) -> None:
-    """The `number`-th deal, starting at records[i], against the one derived for it."""
+    """The `number`-th deal, starting at records[i], against the one derived for it (or the
+    fixed test deck, for a deal that used one): deck, salt and random first leader."""
     committed = records[i]
     version, data = committed["version"], _data(committed)
     sealed = next((r for r in records[i + 1 :] if r["type"] == "DeckSealed"), None)
     if data.get("round") != number or sealed is None:
         raise _Bad(version, f"deal {number} is not round {number} with its DeckSealed")
+    shown: Any = _data(sealed).get("deck")
     try:
-        deck = [Card.from_json(card) for card in _data(sealed)["deck"]]
-        derived = derive_deal(server_seed, seeds.seeds, game_id, number, deck)
-        wanted = derived.deck if fixed is None else [Card.from_json(card) for card in fixed]
+        cards = [Card.from_json(card) for card in shown]
+        derived = derive_deal(server_seed, seeds.seeds, game_id, number, cards)
     except UNREADABLE as error:
         raise _Bad(version, f"the deal cannot be derived: {error!r}") from None
-    if list(wanted) != deck:
+    wanted = [card.to_json() for card in derived.deck] if fixed is None else fixed
+    if canonical_json(shown) != canonical_json(wanted):
         raise _Bad(version, f"deal {number}'s deck is not the one derived from the seeds")
     if _data(sealed).get("salt") != derived.salt:
         raise _Bad(version, f"deal {number}'s salt is not the one derived from the seeds")

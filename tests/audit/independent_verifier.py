@@ -31,7 +31,8 @@ LEGACY_EVENT = EVENT - {"nonce"}
 NONCE = re.compile(r"[0-9a-f]{32}")
 SPELLING = {
     2: re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z"),
-    1: re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00"),  # a cardroom-export/1 file
+    # A cardroom-export/1 file: either spelling (5.2); the hash takes +00:00 whichever is used.
+    1: re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}(Z|\+00:00)"),
 }
 ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r"}
 ESCAPES["\t"] = "\\t"
@@ -242,60 +243,101 @@ def check_seeds(header: dict[str, Any], events: list[dict[str, Any]], verdict: V
     """7.5 and 7.6: the revealed seed against its commitment, each deal against the derived
     one, then whether the deals are fair."""
     seeding = events[0]["data"].get("seeding") if events else None
-    fixed = [e for e in events if e["type"] == "FixedDecksChosen"]
+    fixed = any(e["type"] == "FixedDecksChosen" for e in events)
     if seeding is None:
         verdict.deals_fair = None if fixed else False
         return
-    try:
-        bad, fair = seed_problem(header["game_id"], events, seeding, fixed)
-    except (AttributeError, KeyError, TypeError, ValueError, IndexError):
-        bad, fair = 1, False
+    bad, fair = seed_problem(header["game_id"], events, seeding)
     verdict.seeds_ok, verdict.bad_seed_version = bad is None, bad
     all_ok = bad is None and verdict.deals_ok is not False
     verdict.deals_fair = None if fixed else bool(all_ok and fair)
 
 
-def seed_problem(game_id: str, events: list, seeding: dict, fixed: list) -> tuple[int | None, bool]:
+def is_entry(entry: Any) -> bool:
+    return (
+        isinstance(entry, dict)
+        and entry.get("by") in ("player", "server")
+        and (isinstance(entry.get("seed"), str))
+    )
+
+
+def seed_problem(game_id: str, events: list, seeding: Any) -> tuple[int | None, bool]:
     """(the version of the first problem or None, whether a player's seed came after the
     commitment made before the table)."""
+    if not (
+        isinstance(seeding, dict)
+        and isinstance(seeding.get("commitment"), str)
+        and type(seeding.get("committed_in_advance")) is bool
+        and isinstance(seeding.get("client_seeds"), list)
+        and all(entry is None or is_entry(entry) for entry in seeding["client_seeds"])
+    ):
+        return 1, False
     sealed = next((e for e in events[1:3] if e["type"] == "ServerSeedSealed"), None)
     if sealed is None:
         return 2, False
-    seed = sealed["data"]["seed"]
-    if not re.fullmatch(r"[0-9a-f]{64}", seed) or sha256_hex_bytes(seed) != seeding["commitment"]:
+    seed = sealed["data"].get("seed") if isinstance(sealed["data"], dict) else None
+    if not isinstance(seed, str) or not re.fullmatch(r"[0-9a-f]{64}", seed):
         return sealed["version"], False
-    in_advance = seeding["committed_in_advance"] is True
-    seeds = [None if entry is None else entry["seed"] for entry in seeding["client_seeds"]]
-    after = [
-        in_advance and bool(entry) and entry["by"] == "player" for entry in seeding["client_seeds"]
-    ]
-    decks = fixed[0]["data"]["decks"] if fixed else []
+    if sha256_hex_bytes(seed) != seeding["commitment"]:
+        return sealed["version"], False
+    in_advance = seeding["committed_in_advance"]
+    entries = seeding["client_seeds"]
+    seeds = [None if entry is None else entry["seed"] for entry in entries]
+    after = [in_advance and entry is not None and entry["by"] == "player" for entry in entries]
+    decks: list = []
     deals = 0
     for i, event in enumerate(events):
-        data = event["data"]
-        if event["type"] == "SeatJoined":
+        data = event["data"] if isinstance(event["data"], dict) else {}
+        seat = data.get("seat")
+        seat_ok = type(seat) is int and 0 <= seat < len(seeds)
+        if event["type"] == "FixedDecksChosen":
+            decks = data["decks"] if isinstance(data.get("decks"), list) else []
+        elif event["type"] == "SeatJoined":
+            if not seat_ok or not is_entry(data.get("client_seed")):
+                return event["version"], False
             entry = data["client_seed"]
-            seeds[data["seat"]], after[data["seat"]] = entry["seed"], entry["by"] == "player"
+            seeds[seat], after[seat] = entry["seed"], entry["by"] == "player"
         elif event["type"] == "SeatLeft" and deals == 0:
-            seeds[data["seat"]], after[data["seat"]] = None, False
+            if not seat_ok:
+                return event["version"], False
+            seeds[seat], after[seat] = None, False
         elif event["type"] == "DealCommitted":
             deals += 1
-            sealed_deck = next(e for e in events[i:] if e["type"] == "DeckSealed")["data"]
-            deck, leader, salt = derive(seed, seeds, game_id, deals, sealed_deck["deck"])
-            wanted = decks[deals - 1] if deals <= len(decks) else deck
-            option = events[0]["data"]["options"].get("first_leader")
-            if (
-                data["round"] != deals
-                or sealed_deck["deck"] != wanted
-                or sealed_deck["salt"] != salt
-                or (
-                    data["first_leader"] is not None
-                    and option is None
-                    and data["first_leader"] != leader
-                )
-            ):
+            if not deal_is_derived(game_id, events, i, deals, seed, seeds, decks):
                 return event["version"], False
     return (None, in_advance and any(after)) if deals else (len(events), False)
+
+
+def deal_is_derived(
+    game_id: str, events: list, i: int, number: int, seed: str, seeds: list, decks: list
+) -> bool:
+    """7.5: the deal starting at events[i] is the derived one (a fixed deck's, with test decks);
+    a deal that cannot be read is not."""
+    data = events[i]["data"]
+    sealed = next((e for e in events[i + 1 :] if e["type"] == "DeckSealed"), None)
+    if not isinstance(data, dict) or data.get("round") != number or sealed is None:
+        return False
+    shown = sealed["data"].get("deck") if isinstance(sealed["data"], dict) else None
+    try:
+        deck, leader, salt = derive(seed, seeds, game_id, number, list(shown))
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return False
+    options = events[0]["data"].get("options")
+    option = options.get("first_leader") if isinstance(options, dict) else None
+    wanted = decks[number - 1] if number <= len(decks) else deck
+    leader_ok = data.get("first_leader") in (None, leader) or option is not None
+    return (
+        canonical_or_none(shown) == canonical_or_none(wanted)
+        and sealed["data"].get("salt") == salt
+        and leader_ok
+    )
+
+
+def canonical_or_none(value: Any) -> str | None:
+    try:
+        return canonical(value)
+    except NotCanonical:
+        return None
 
 
 def sha256_hex_bytes(hex_text: str) -> str:
