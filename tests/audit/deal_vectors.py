@@ -28,11 +28,37 @@ def server_seed(label: str) -> str:
 
 
 def deal_vector(game_type_id: str, players: int, round_number: int) -> dict[str, Any]:
-    game_type = GAME_TYPES[game_type_id]
-    cards = game_type.cards_to_deal(game_type.new_game(players, dict(game_type.options))) or ()
+    """A vector for this game and table size, its seeds made up."""
     seed = server_seed(f"{game_type_id}/{players}")
     game_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"cardroom:vector:{game_type_id}:{players}"))
-    client_seeds = list(SEEDS[:players])
+    return vector_of(game_type_id, players, seed, list(SEEDS[:players]), game_id, round_number)
+
+
+def example_vector(fair_export: str) -> dict[str, Any]:
+    """The deal of docs/audit/example-fair.ndjson, from the seeds its log holds."""
+    header, *events = [json.loads(line) for line in fair_export.splitlines()]
+    seeds = [None if e is None else e["seed"] for e in events[0]["data"]["seeding"]["client_seeds"]]
+    joined = [e["data"] for e in events if e["type"] == "SeatJoined"]
+    for data in joined:
+        seeds[data["seat"]] = data["client_seed"]["seed"]
+    sealed = next(e for e in events if e["type"] == "ServerSeedSealed")["data"]["seed"]
+    players = len(header["seats"])
+    vector = vector_of(header["type"], players, sealed, seeds, header["game_id"], 1)
+    deck = next(e for e in events if e["type"] == "DeckSealed")["data"]["deck"]
+    assert vector["deck"] == deck
+    return {"description": "the deal of example-fair.ndjson", **vector}
+
+
+def vector_of(
+    game_type_id: str,
+    players: int,
+    seed: str,
+    client_seeds: list[str | None],
+    game_id: str,
+    round_number: int,
+) -> dict[str, Any]:
+    game_type = GAME_TYPES[game_type_id]
+    cards = game_type.cards_to_deal(game_type.new_game(players, dict(game_type.options))) or ()
     derived = derive_deal(seed, client_seeds, game_id, round_number, cards)
     context = deal_context(client_seeds, game_id, round_number)
     ordered = sorted(cards)
@@ -50,12 +76,25 @@ def deal_vector(game_type_id: str, players: int, round_number: int) -> dict[str,
         "client_seeds": client_seeds,
         **text_and_hex("context", context),
         "block_0_hex": first_block.hex(),
+        "first_draws": first_draws(seed, context, len(cards)),
         "sorted_cards": [card.to_json() for card in ordered],
         "permutation": [ordered.index(card) for card in derived.deck],
         "deck": [card.to_json() for card in derived.deck],
         "first_leader": derived.first_leader,
         "salt": derived.salt,
     }
+
+
+def first_draws(seed: str, context: bytes, size: int) -> list[dict[str, Any]]:
+    """The first three steps of the shuffle, spelled out: the words read (more than one if
+    any was thrown away), and the place swapped with place `n - 1`."""
+    stream, steps = DealStream(bytes.fromhex(seed), context), []
+    for n in range(size, size - 3, -1):
+        words = [int.from_bytes(stream.read(4), "big")]
+        while words[-1] >= 2**32 - 2**32 % n:
+            words.append(int.from_bytes(stream.read(4), "big"))
+        steps.append({"n": n, "words": words, "j": words[-1] % n})
+    return steps
 
 
 def draws_vector() -> dict[str, Any]:
@@ -82,7 +121,7 @@ def draws_vector() -> dict[str, Any]:
     }
 
 
-def deal_vectors() -> dict[str, Any]:
+def deal_vectors(fair_export: str) -> dict[str, Any]:
     vectors = [
         deal_vector(game_id, players, round_number=2 if game_id == "st_patrick" else 1)
         for game_id, game_type in sorted(GAME_TYPES.items())
@@ -94,6 +133,7 @@ def deal_vectors() -> dict[str, Any]:
         " is the index in `sorted_cards` of the card dealt at place p (place 0 is the top:"
         " seat 0's first card); `deck` spells the same cards out.",
         "deals": vectors,
+        "example": example_vector(fair_export),
         "draws": draws_vector(),
     }
 

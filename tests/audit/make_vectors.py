@@ -41,16 +41,16 @@ def pretty(value: Any) -> str:
 
 def files() -> dict[str, str]:
     """File name -> text, every file this script writes."""
-    export = example_export()
+    export, fair = example_export(), fair_export()
     forged, version = forged_export(export)
     return {
         "vectors.json": pretty(vectors(export, version)),
         "example-export.ndjson": export,
         "example-forged.ndjson": forged,
-        "example-fair.ndjson": fair_export(),
+        "example-fair.ndjson": fair,
         KEY_FILE: pretty(SIGNER.public_description()),
         "export.schema.json": pretty(schema()),
-        "deal-vectors.json": compact(deal_vectors()) + "\n",
+        "deal-vectors.json": compact(deal_vectors(fair)) + "\n",
     }
 
 

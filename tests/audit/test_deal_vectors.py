@@ -19,7 +19,7 @@ from tests.audit import independent_verifier
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "audit"
 VECTORS = json.loads((DOCS / "deal-vectors.json").read_text("utf-8"))
-DEALS = VECTORS["deals"]
+DEALS = [*VECTORS["deals"], VECTORS["example"]]
 
 
 def named(vector: dict) -> str:
@@ -27,7 +27,7 @@ def named(vector: dict) -> str:
 
 
 def test_there_is_a_vector_for_every_game_type_and_table_size():
-    sizes = {(v["game_type"], v["players"]) for v in DEALS}
+    sizes = {(v["game_type"], v["players"]) for v in VECTORS["deals"]}
     offered = {
         (game_id, players)
         for game_id, game in GAME_TYPES.items()
@@ -56,6 +56,25 @@ def test_each_vector_spells_its_context_and_first_block(vector):
     key = bytes.fromhex(vector["server_seed"])
     block = hmac.new(key, context + (0).to_bytes(4, "big"), hashlib.sha256).hexdigest()
     assert block == vector["block_0_hex"] == DealStream(key, context).read(32).hex()
+
+
+@pytest.mark.parametrize("vector", DEALS, ids=named)
+def test_each_vectors_first_draws_are_words_of_its_stream(vector):
+    stream = DealStream(bytes.fromhex(vector["server_seed"]), bytes.fromhex(vector["context_hex"]))
+    for step in vector["first_draws"]:
+        assert [int.from_bytes(stream.read(4), "big") for _ in step["words"]] == step["words"]
+        assert step["j"] == step["words"][-1] % step["n"]
+    assert vector["first_draws"][0]["words"][0] == int(vector["block_0_hex"][:8], 16)
+
+
+def test_the_example_vector_is_the_deal_of_the_fair_example_export():
+    lines = [json.loads(line) for line in (DOCS / "example-fair.ndjson").read_text().splitlines()]
+    sealed = next(line for line in lines if line.get("type") == "DeckSealed")["data"]
+    revealed = next(line for line in lines if line.get("type") == "ServerSeedSealed")["data"]
+    example = VECTORS["example"]
+    assert (sealed["deck"], sealed["salt"]) == (example["deck"], example["salt"])
+    assert revealed["seed"] == example["server_seed"]
+    assert lines[0]["game_id"] == example["game_id"]
 
 
 @pytest.mark.parametrize("vector", DEALS, ids=named)
