@@ -14,7 +14,7 @@ from domain.actions import command_from_action
 from domain.decider import IllegalAction
 from domain.game_type import GameType
 from domain.presence import LeaveSeat
-from domain.seeds import PLAYER, ClientSeed, SeedSetup, seed_commitment
+from domain.seeds import SeedSetup, seed_commitment
 from domain.table import HUMAN, OPEN
 from events.committing import Committer
 from events.errors import ActionRefused, Forbidden, Unauthorized, VersionConflict
@@ -28,8 +28,8 @@ from events.seeds import (
     NoSuchCommitment,
     SeedCommitment,
     SeedRequest,
-    client_seed,
     draw_server_seed,
+    joining_seed,
     seed_setup,
 )
 from events.unit_of_work import UnitOfWork
@@ -172,9 +172,7 @@ class Commands:
         with self._units() as uow:
             head = uow.lock(game_id)
             table = uow.load(game_id, head)
-            seed = client_seed(given_seed, self._committer.rng) if table.seeds else None
-            if table.seeds is None and given_seed is not None:
-                seed = ClientSeed(given_seed, PLAYER)  # for the rules to refuse
+            seed = joining_seed(table.seeds is not None, given_seed, self._committer.rng)
             decided = tables.decide(table, tables.JoinSeat(seat, name, seed))
             if not uow.invite_matches(game_id, seat, invite):
                 raise Forbidden(f"that is not the invite of seat {seat}")

@@ -68,6 +68,14 @@ def client_seed(given: str | None, rng: Rng) -> ClientSeed:
     return ClientSeed(given, PLAYER)
 
 
+def joining_seed(seeded: bool, given: str | None, rng: Rng) -> ClientSeed | None:
+    """A joining seat's seed: at a seeded table the one given, or one drawn; at a table from
+    before seeds none, unless one was given (kept, for the rules to refuse)."""
+    if seeded:
+        return client_seed(given, rng)
+    return None if given is None else ClientSeed(given, PLAYER)
+
+
 def seed_setup(
     seats: Sequence[tables.SeatInfo], given: Sequence[str | None], rng: Rng
 ) -> SeedSetup:
