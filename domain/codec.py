@@ -13,17 +13,47 @@ from typing import Any
 
 from domain.cards import Card
 
+OMITTED_WHEN_NONE = {"omitted_when_none": True}
+"""Field metadata: the field is left out of the JSON while it is None. A field added to an
+event after such events were stored is declared so: the older events keep their exact JSON,
+which the hash chain and the audit compare byte for byte."""
+
+
+def optional_field() -> Any:
+    """A keyword-only field, None by default and absent from the JSON while None."""
+    return dataclasses.field(default=None, kw_only=True, metadata=OMITTED_WHEN_NONE)
+
+
+def omitted_when_none(field: dataclasses.Field[Any]) -> bool:
+    return bool(field.metadata.get("omitted_when_none"))
+
 
 def to_json(value: Any) -> Any:
     if isinstance(value, Card):
         return value.to_json()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return _dataclass_json(value)
     if isinstance(value, (tuple, list)):
         return [to_json(item) for item in value]
     if isinstance(value, dict):
         return {str(key): to_json(item) for key, item in value.items()}
     return value
+
+
+def _dataclass_json(value: Any) -> dict[str, Any]:
+    shown: dict[str, Any] = {}
+    cls: type = type(value)
+    for name, optional in _json_fields(cls):
+        item = getattr(value, name)
+        if item is not None or not optional:
+            shown[name] = to_json(item)
+    return shown
+
+
+@cache
+def _json_fields(cls: type) -> tuple[tuple[str, bool], ...]:
+    """(name, omitted when None) of each field, once per class."""
+    return tuple((f.name, omitted_when_none(f)) for f in dataclasses.fields(cls))
 
 
 def type_hints(cls: type) -> dict[str, Any]:

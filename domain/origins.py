@@ -1,11 +1,12 @@
 """Where each event of a game's log comes from, for an auditor re-deciding the log.
 
-setup    the table's creation (TableCreated, FixedDecksChosen)
+setup    the table's creation (TableCreated, FixedDecksChosen, ServerSeedSealed)
 choice   a seat's action: SeatJoined, SeatLeft, or the first event of a game command
          (`GameType.choices`)
 timeout  the service's clock: a seat's turn ran out (TurnTimedOut); checked against the times
          the log records, then the rules give what follows
-deal     a deal made from a deck shuffled outside the domain (G2)
+deal     a deal: derived from the table's seeds (G6), or, on a table from before seeds, made
+         from a deck shuffled outside the domain (G2)
 derived  everything else: the rules give it from what came before
 """
 
@@ -17,7 +18,7 @@ from domain.game_type import GameType
 
 Origin = Literal["setup", "choice", "timeout", "deal", "derived"]
 
-SETUP_EVENTS = frozenset({"TableCreated", "FixedDecksChosen"})
+SETUP_EVENTS = frozenset({"TableCreated", "FixedDecksChosen", "ServerSeedSealed"})
 TABLE_CHOICES = frozenset({"SeatJoined", "SeatLeft"})  # SeatLeft on a timeout: derived
 DEAL_EVENTS = frozenset({"DealCommitted", "HandDealt", "DeckSealed"})  # domain/dealing.py
 

@@ -4,7 +4,8 @@ are committed. The handler, the workers and self-play all ask `due`; nothing els
     due(table) -> DealDue | AutomaticDue | BotTurnsDue | None
 
 A deal is made at once, in the same decision (it needs no one); automatic work and bot turns are
-done later, on the workers. Randomness is handed in: a `SystemRandom` in production, a seeded
+done later, on the workers. A seeded table's deals are derived from its seeds (G6,
+domain/fair_deals.py); other randomness is handed in: a `SystemRandom` in production, a seeded
 `Random` in tests and simulations, so a seed reproduces a whole game.
 """
 
@@ -17,6 +18,7 @@ from domain.actions import command_from_action
 from domain.budget import Budget
 from domain.cards import Card
 from domain.decider import Automatic, Deal, Event
+from domain.fair_deals import seeded_deal
 from domain.game_type import Rng
 from domain.table_view import view_table
 from domain.templates import action_from_template
@@ -61,12 +63,17 @@ def due(table: tables.Table) -> Due:
     return BotTurnsDue(bots) if bots else None
 
 
-def deal(table: tables.Table, rng: Rng) -> Deal:
-    """The deal the table waits for: its next fixed deck, or the cards shuffled by `rng` (G2);
-    a salt for the published commitment and a random first leader (G4), both from `rng`."""
+def deal(table: tables.Table, rng: Rng, game_id: str | None = None) -> Deal:
+    """The deal the table waits for. A seeded table's is derived from its seeds and `game_id`
+    (G6). Otherwise: its next fixed deck, or the cards shuffled by `rng` (G2); a salt for the
+    published commitment and a random first leader (G4), both from `rng`."""
     cards = tables.pending_deal(table)
     if cards is None:
         raise ValueError("the table waits for no deal")
+    if table.seeds is not None:
+        if game_id is None:
+            raise ValueError("a seeded table's deal is derived from its game id too")
+        return seeded_deal(table, game_id)
     fixed = tables.next_fixed_deck(table)
     deck = tuple(fixed) if fixed is not None else tuple(rng.sample(cards, len(cards)))
     salt = f"{rng.randint(0, 2**SALT_BITS - 1):032x}"
@@ -74,13 +81,13 @@ def deal(table: tables.Table, rng: Rng) -> Deal:
 
 
 def with_deals(
-    table: tables.Table, events: list[Event], rng: Rng
+    table: tables.Table, events: list[Event], rng: Rng, game_id: str | None = None
 ) -> tuple[tables.Table, list[Event]]:
     """Applies decided events, then deals for as long as the table waits for a deal."""
     for event in events:
         table = tables.evolve(table, event)
     while isinstance(due(table), DealDue):
-        dealt = tables.decide(table, deal(table, rng))
+        dealt = tables.decide(table, deal(table, rng, game_id))
         for event in dealt:
             table = tables.evolve(table, event)
         events = [*events, *dealt]

@@ -1,9 +1,10 @@
-"""The table around any game: seats, joining and leaving, options, turn timers and fixed decks,
-then the game itself.
+"""The table around any game: seats, joining and leaving, options, turn timers, fixed decks and
+the seeds its deals are derived from, then the game itself.
 
-A table is a Decider too. Table events (TableCreated, FixedDecksChosen, SeatJoined, SeatLeft,
-TurnTimedOut) are its own; every other event belongs to the game and is folded by the game's
-`evolve`. Leaving and timing out are domain/presence.py's.
+A table is a Decider too. Table events (TableCreated, FixedDecksChosen, ServerSeedSealed,
+SeatJoined, SeatLeft, TurnTimedOut) are its own; every other event belongs to the game and is
+folded by the game's `evolve`. Leaving and timing out are domain/presence.py's, seeds
+domain/seeds.py's.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.cards import Card
+from domain.codec import optional_field
 from domain.dealing import DealCommitted
 from domain.decider import (
     Command,
@@ -39,6 +41,18 @@ from domain.presence import (
     timeouts_after,
     waiting_after,
 )
+from domain.seeds import (
+    ClientSeed,
+    Seeding,
+    SeedSetup,
+    ServerSeedSealed,
+    TableSeeds,
+    check_client_seed,
+    joined,
+    reopened,
+    seeding_of,
+    table_seeds,
+)
 
 HUMAN, BOT, OPEN = "human", "bot", "open"
 
@@ -59,12 +73,14 @@ class CreateTable(Command):
     seats: tuple[SeatInfo, ...]
     options: dict[str, Any]
     fixed_decks: tuple[tuple[Card, ...], ...] = ()
+    seeding: SeedSetup | None = None  # None: a table whose deals are shuffled, not derived
 
 
 @dataclass(frozen=True, slots=True)
 class JoinSeat(Command):
     seat: int
     name: str
+    client_seed: ClientSeed | None = None  # a seeded table needs one (the server may draw it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +88,7 @@ class TableCreated(Event):
     game_type: str
     seats: tuple[SeatInfo, ...]
     options: dict[str, Any]
+    seeding: Seeding | None = optional_field()  # absent from tables created before seeds
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +108,19 @@ class FixedDecksChosen(Event):
 class SeatJoined(Event):
     seat: int
     name: str
+    client_seed: ClientSeed | None = optional_field()
 
 
 TABLE_EVENTS: dict[str, type[Event]] = {
     cls.__name__: cls
-    for cls in (TableCreated, FixedDecksChosen, SeatJoined, SeatLeft, TurnTimedOut)
+    for cls in (
+        TableCreated,
+        FixedDecksChosen,
+        ServerSeedSealed,
+        SeatJoined,
+        SeatLeft,
+        TurnTimedOut,
+    )
 }
 BASIC = "basic"  # the bot level that plays a seat its human left
 
@@ -113,6 +138,7 @@ class Table:
     timeouts: tuple[int, ...] = ()  # each seat's timeouts in a row (create() sets one per seat)
     timing_out: int | None = None  # the seat whose move is being made on a timeout
     left: tuple[int, ...] = ()  # seats whose human left (a bot plays them)
+    seeds: TableSeeds | None = None  # None: a table from before seeded deals
 
     @property
     def is_full(self) -> bool:
@@ -152,10 +178,19 @@ def decide_create(game_type: GameType, command: CreateTable) -> list[Event]:
     game_type.check_options(players, game_options(options))
     check_table_options(options)
     _check_fixed_decks(game_type, players, game_options(options), command.fixed_decks)
-    events: list[Event] = [TableCreated(game_type.id, command.seats, options)]
+    seeding = _seeding(command)
+    events: list[Event] = [TableCreated(game_type.id, command.seats, options, seeding=seeding)]
     if command.fixed_decks:
         events.append(FixedDecksChosen(command.fixed_decks))
+    if command.seeding is not None:
+        events.append(ServerSeedSealed(command.seeding.server_seed))
     return events
+
+
+def _seeding(command: CreateTable) -> Seeding | None:
+    if command.seeding is None:
+        return None
+    return seeding_of(command.seeding, tuple(seat.kind == HUMAN for seat in command.seats))
 
 
 def _check_fixed_decks(
@@ -210,7 +245,12 @@ def _decide_join(table: Table, command: JoinSeat) -> list[Event]:
         raise NotFound(f"no seat {command.seat} at this table")
     if table.seats[command.seat].kind != OPEN:
         raise SeatTaken(f"seat {command.seat} is taken")
-    return [SeatJoined(command.seat, command.name)]
+    if table.seeds is None and command.client_seed is not None:
+        raise InvalidSetup("this table was created before client seeds: it takes none")
+    if table.seeds is not None and command.client_seed is None:
+        raise InvalidSetup("a seat taken at this table brings a client seed")
+    check_client_seed(command.client_seed)
+    return [SeatJoined(command.seat, command.name, client_seed=command.client_seed)]
 
 
 def pending_deal(table: Table) -> tuple[Card, ...] | None:
@@ -230,15 +270,22 @@ def next_fixed_deck(table: Table) -> tuple[Card, ...] | None:
 def create(game_type: GameType, event: TableCreated) -> Table:
     game = game_type.new_game(len(event.seats), game_options(event.options))
     players = len(event.seats)
-    return Table(game_type, event.seats, event.options, game, timeouts=(0,) * players)
+    seeds = None if event.seeding is None else table_seeds(event.seeding)
+    return Table(game_type, event.seats, event.options, game, timeouts=(0,) * players, seeds=seeds)
 
 
 def evolve(table: Table, event: Event) -> Table:
     table = replace(table, version=table.version + 1)
     if isinstance(event, FixedDecksChosen):
         return replace(table, fixed_decks=event.decks)
+    if isinstance(event, ServerSeedSealed):
+        seeds = table.seeds and replace(table.seeds, server_seed=event.seed)
+        return replace(table, seeds=seeds)
     if isinstance(event, SeatJoined):
-        return _seated(table, event.seat, SeatInfo(HUMAN, event.name))
+        seeds = table.seeds
+        if seeds is not None and event.client_seed is not None:
+            seeds = joined(seeds, event.seat, event.client_seed)
+        return replace(_seated(table, event.seat, SeatInfo(HUMAN, event.name)), seeds=seeds)
     if isinstance(event, SeatLeft):
         return _left(table, event)
     if isinstance(event, TurnTimedOut):
@@ -260,7 +307,8 @@ def _seated(table: Table, seat: int, info: SeatInfo) -> Table:
 def _left(table: Table, event: SeatLeft) -> Table:
     """Before the deal the seat opens again; after it, the basic bot plays it."""
     if not table.started:
-        return _seated(table, event.seat, SeatInfo(OPEN))
+        seeds = table.seeds and reopened(table.seeds, event.seat)
+        return replace(_seated(table, event.seat, SeatInfo(OPEN)), seeds=seeds)
     name = table.seats[event.seat].name
     table = _seated(table, event.seat, SeatInfo(BOT, name, BASIC))
     return replace(table, left=(*table.left, event.seat), timing_out=None)

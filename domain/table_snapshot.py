@@ -8,6 +8,7 @@ from typing import Any
 from domain.cards import Card
 from domain.codec import from_json, to_json
 from domain.game_type import GameType
+from domain.seeds import TableSeeds
 from domain.table import SeatInfo, Table
 
 # The table's own fields besides the game and its type, each with how to read it back.
@@ -20,6 +21,7 @@ FIELDS = {
     "timeouts": tuple[int, ...],
     "timing_out": int | None,
     "left": tuple[int, ...],
+    "seeds": TableSeeds | None,
 }
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.codec import to_json
 from domain.decider import Event
+from domain.seeds import seeds_json
 from domain.table import BOT, Table
 
 
@@ -20,6 +21,8 @@ def view_table(table: Table, seat: int | None) -> dict[str, Any]:
         "seats": [_seat_view(table, index, figures[index]) for index in range(len(table.seats))],
         "options": dict(table.options),
     }
+    if table.seeds is not None:
+        view["seeding"] = seeds_json(table.seeds, table.status == "finished")
     if not table.started:
         # Before the deal the game has nothing to ask of anyone.
         view.update(phase="waiting", to_act=[], round=0)

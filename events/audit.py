@@ -61,4 +61,5 @@ def check_log(
     game_id: str, chain_format: int, records: Sequence[Record], keep: Collection[int] = ()
 ) -> LogCheck:
     """The chain, then every decision re-decided (tables kept at the `keep` versions)."""
-    return LogCheck(check_chain(chain_format, game_id, records), redecide(records, keep))
+    rules = redecide(records, keep, game_id)
+    return LogCheck(check_chain(chain_format, game_id, records), rules)

@@ -17,6 +17,7 @@ from events.audit import check_deals, check_log
 from events.export import Anchor, event_record
 from events.folding import CODE_VERSION, fold_events, table_from_snapshot
 from events.postgres.audit_reads import GameLog
+from events.seed_check import SeedCheck, check_seeds
 from events.signing import key_id, signature_is_valid
 
 
@@ -49,6 +50,7 @@ def audit_report(game_id: str, log: GameLog, key: Ed25519PublicKey) -> dict[str,
     table = checked.rules.table
     finished = held is not None and held.status == "finished"
     deals = check_deals(records) if finished else None
+    seeds = check_seeds(game_id, records) if finished else None
     stream = log.stream
     head_ok = stream.version == len(records) and (
         not records or records[-1]["hash"] == stream.head_hash
@@ -69,6 +71,8 @@ def audit_report(game_id: str, log: GameLog, key: Ed25519PublicKey) -> dict[str,
         "chain_format": stream.chain_format,
         "rules_ok": checked.rules.ok,
         "deals_verified": None if deals is None else deals.ok,
+        "deals_fair": deals_fair(seeds, checked.rules.ok and bool(deals and deals.ok)),
+        "seeds_verified": None if seeds is None or not seeds.seeded else seeds.ok,
         "first_bad_version": checked.chain.first_bad_version,
         "rules_first_bad_version": checked.rules.first_bad_version,
         "rules_problem": _problem(checked.rules.first_bad_version, checked.rules.problem, finished),
@@ -79,6 +83,14 @@ def audit_report(game_id: str, log: GameLog, key: Ed25519PublicKey) -> dict[str,
         "status": None if held is None else held.status,
         "replay_seconds": round(seconds, 6),
     }
+
+
+def deals_fair(seeds: SeedCheck | None, rules_and_deals_ok: bool) -> bool | None:
+    """Null while the game runs and where test decks were chosen; else true only for a table
+    whose every check passed and whose seeds make its deals fair."""
+    if seeds is None or seeds.fixed_decks:
+        return None
+    return rules_and_deals_ok and seeds.ok and seeds.fair
 
 
 def _problem(version: int | None, problem: str | None, finished: bool) -> str | None:

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from domain import table as tables
 from domain.actions import command_from_action
 from domain.decider import IllegalAction
 from domain.game_type import GameType
 from domain.presence import LeaveSeat
+from domain.seeds import SeedSetup, seed_commitment
 from domain.table import HUMAN, OPEN
 from events.committing import Committer
 from events.errors import ActionRefused, Forbidden, Unauthorized, VersionConflict
@@ -22,6 +23,15 @@ from events.records import StreamHead
 from events.replies import Replies
 from events.results import Committed, Replayed, SeatSecrets
 from events.sealing import Sealer
+from events.seeds import (
+    COMMITMENT_LIFETIME,
+    NoSuchCommitment,
+    SeedCommitment,
+    SeedRequest,
+    draw_server_seed,
+    joining_seed,
+    seed_setup,
+)
 from events.unit_of_work import UnitOfWork
 
 
@@ -54,16 +64,21 @@ class Commands:
         game_type: GameType,
         command: tables.CreateTable,
         idem: IdempotentRequest | None = None,
+        seeds: SeedRequest = SeedRequest(),  # noqa: B008 - frozen: one shared default is safe
         creator: str = "",
     ) -> Committed | Replayed:
         """A table, dealt at once if no seat is open; a token for each human seat, an invite
-        for each open one. `creator` names who asked (the workers are shared fairly between
+        for each open one. Its server seed is the commitment's, if `seeds` names one, else one
+        drawn now. `creator` names who asked (the workers are shared fairly between
         creators)."""
-        created, *rest = tables.decide_create(game_type, command)
+        drawn = seed_setup(command.seats, seeds.client_seeds, self._committer.rng)
+        tables.decide_create(game_type, replace(command, seeding=drawn))  # bad input: no work
         secrets = self._secrets_for(command.seats)
         with self._units() as uow:
             if idem and (replay := self._replies.claim(uow, idem)):
                 return replay
+            seeding = self._with_commitment(uow, drawn, seeds.commitment)
+            created, *rest = tables.decide_create(game_type, replace(command, seeding=seeding))
             head = uow.create_stream(game_id, game_type.id, creator)
             assert isinstance(created, tables.TableCreated)  # decide_create's first event
             table = tables.create(game_type, created)
@@ -74,6 +89,24 @@ class Commands:
             if idem:
                 self._replies.record(uow, idem, committed, None)
         return committed
+
+    @staticmethod
+    def _with_commitment(uow: UnitOfWork, drawn: SeedSetup, commitment: UUID | None) -> SeedSetup:
+        """The seeds with the server seed of the commitment given out before, which this table
+        uses up; without one, the server seed drawn now."""
+        if commitment is None:
+            return drawn
+        server_seed = uow.take_seed_commitment(commitment)
+        if server_seed is None:
+            raise NoSuchCommitment()
+        return replace(drawn, server_seed=server_seed, committed_in_advance=True)
+
+    def commit_seed(self) -> SeedCommitment:
+        """A fresh secret server seed, kept for a table to come; its hash goes out now."""
+        server_seed, commitment_id = draw_server_seed(self._committer.rng), uuid4()
+        with self._units() as uow:
+            expires = uow.save_seed_commitment(commitment_id, server_seed, COMMITMENT_LIFETIME)
+        return SeedCommitment(commitment_id, seed_commitment(server_seed), expires)
 
     def _secrets_for(self, seats: tuple[tables.SeatInfo, ...]) -> SeatSecrets:
         return SeatSecrets(
@@ -134,13 +167,17 @@ class Commands:
             self._replies.record(uow, request.idem, committed, seat)
         return committed
 
-    def join(self, game_id: UUID, seat: int, name: str, invite: str) -> Committed:
-        """Takes an open seat with its invite; the game is dealt once no seat is open."""
+    def join(
+        self, game_id: UUID, seat: int, name: str, invite: str, given_seed: str | None = None
+    ) -> Committed:
+        """Takes an open seat with its invite; the game is dealt once no seat is open. At a
+        seeded table the seat brings its seed: the one given, or one the server draws."""
         token = self._new_token()
         with self._units() as uow:
             head = uow.lock(game_id)
             table = uow.load(game_id, head)
-            decided = tables.decide(table, tables.JoinSeat(seat, name))
+            seed = joining_seed(table.seeds is not None, given_seed, self._committer.rng)
+            decided = tables.decide(table, tables.JoinSeat(seat, name, seed))
             if not uow.invite_matches(game_id, seat, invite):
                 raise Forbidden(f"that is not the invite of seat {seat}")
             committed = self._committer.commit(uow, game_id, head, table, decided)

@@ -17,7 +17,13 @@ from events.unit_of_work import UnitOfWork
 
 class Committer:
     def __init__(self, deal_rng: Rng) -> None:
-        self._deal_rng = deal_rng  # SystemRandom in production: shuffles and salts
+        self._deal_rng = deal_rng  # SystemRandom in production
+
+    @property
+    def rng(self) -> Rng:
+        """The service's randomness: server seeds, the seeds of seats that give none, and the
+        shuffles of tables from before seeds."""
+        return self._deal_rng
 
     def commit(
         self,
@@ -29,7 +35,7 @@ class Committer:
         applied: list[Event] | None = None,
     ) -> Committed:
         """`applied` are events already folded into `table` (a new table's TableCreated)."""
-        table, dealt = policy.with_deals(table, decided, self._deal_rng)
+        table, dealt = policy.with_deals(table, decided, self._deal_rng, str(game_id))
         events = [*(applied or []), *dealt]
         stored = uow.append(game_id, head, events, table)
         version = head.version + len(events)

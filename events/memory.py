@@ -32,6 +32,7 @@ class MemoryState:
     tokens: dict[tuple[UUID, int], str] = field(default_factory=dict)
     invites: dict[tuple[UUID, int], str] = field(default_factory=dict)
     timers: dict[UUID, dict[int, tuple[int, datetime]]] = field(default_factory=dict)
+    seed_commitments: dict[UUID, tuple[str, datetime]] = field(default_factory=dict)
 
 
 class MemoryStore:
@@ -146,3 +147,16 @@ class MemoryUnitOfWork:
 
     def invite_matches(self, game_id: UUID, seat: int, invite: str) -> bool:
         return self.s.invites.get((game_id, seat)) == invite
+
+    def save_seed_commitment(
+        self, commitment_id: UUID, server_seed: str, lasts: timedelta
+    ) -> datetime:
+        expires = self._store.clock() + lasts
+        self.s.seed_commitments[commitment_id] = (server_seed, expires)
+        return expires
+
+    def take_seed_commitment(self, commitment_id: UUID) -> str | None:
+        seed, expires = self.s.seed_commitments.pop(commitment_id, (None, None))
+        if expires is None or expires <= self._store.clock():
+            return None
+        return seed

@@ -1,8 +1,9 @@
 """An audit of the rules: every decision of a game's log rebuilt from its records and decided
 again by the domain, which must give exactly the recorded events, field by field.
 
-Only the players' choices, the shuffles and the random first leaders are taken from the log
-(domain/origins.py); the domain gives everything else, the deal commitments and hands included.
+Only the players' choices and the table's setup are taken from the log (domain/origins.py), and,
+for a table from before seeded deals, the shuffles and the random first leaders; the domain gives
+everything else: a seeded table's deals from its seeds, every commitment and hand.
 Pure (the domain and the standard library): used by GET /games/{id}/audit and by the offline
 verifier, `python -m events.verify`. Versions are assumed dense from 1: the chain check says so.
 """
@@ -18,6 +19,7 @@ from domain.codec import from_json
 from domain.decider import DomainError, Event
 from domain.game_type import GameType
 from domain.games import GAME_TYPES
+from domain.seeds import Seeding, SeedSetup, ServerSeedSealed
 from events.redecide_diff import difference
 from events.redecide_steps import (
     KEYS,
@@ -43,10 +45,13 @@ class RulesCheck:
     tables_at: dict[int, tables.Table] = field(default_factory=dict)  # after each kept version
 
 
-def redecide(records: Sequence[Record], keep: Collection[int] = ()) -> RulesCheck:
-    """Re-decides the log from its first record; stops at the first problem."""
+def redecide(
+    records: Sequence[Record], keep: Collection[int] = (), game_id: str | None = None
+) -> RulesCheck:
+    """Re-decides the log from its first record; stops at the first problem. A seeded table's
+    deals are derived from its game id too."""
     readable = readable_prefix(records)
-    run = _Run(records[:readable], frozenset(keep))
+    run = _Run(records[:readable], frozenset(keep), game_id)
     try:
         run.all()
         problem = None
@@ -61,9 +66,12 @@ def redecide(records: Sequence[Record], keep: Collection[int] = ()) -> RulesChec
 class _Run:
     """The table re-decided so far and how many records it has matched."""
 
-    def __init__(self, records: Sequence[Record], keep: frozenset[int]) -> None:
+    def __init__(
+        self, records: Sequence[Record], keep: frozenset[int], game_id: str | None
+    ) -> None:
         self.records = records
         self.keep = keep
+        self.game_id = game_id
         self.table: tables.Table | None = None
         self.game_type: GameType | None = None
         self.matched = 0
@@ -89,7 +97,7 @@ class _Run:
         self.game_type = GAME_TYPES.get(game_id) if isinstance(game_id, str) else None
         if self.game_type is None:
             raise Problem(self.version, f"there is no game type {game_id!r}")
-        command = replace(command, fixed_decks=self._fixed_decks())
+        command = replace(command, fixed_decks=self._fixed_decks(), seeding=self._seeding())
         try:
             produced = tables.decide_create(self.game_type, command)
         except DomainError as error:
@@ -105,12 +113,25 @@ class _Run:
             return ()
         return read(self.records[1], lambda data: from_json(tables.FixedDecksChosen, data)).decks
 
+    def _seeding(self) -> SeedSetup | None:
+        """The seeds the table was created with: the published ones and the server's, which
+        ServerSeedSealed holds (after FixedDecksChosen, if any). The rules then recompute the
+        commitment: a server seed that is not the committed one fails at version 1."""
+        seeding = read(self.records[0], lambda data: from_json(Seeding | None, data.get("seeding")))
+        if seeding is None:
+            return None
+        sealed = next((r for r in self.records[1:3] if r["type"] == "ServerSeedSealed"), None)
+        if sealed is None:
+            raise Problem(2, "the table has seeds, but its ServerSeedSealed is not in the log")
+        server_seed = read(sealed, lambda data: from_json(ServerSeedSealed, data).seed)
+        return SeedSetup(server_seed, seeding.committed_in_advance, seeding.client_seeds)
+
     def _decision(self) -> None:
         assert self.table is not None  # _create set it
         if self.table.status == "finished":
             found = self.records[self.matched]["type"]
             raise Problem(self.version, f"the game is over, yet the log goes on with {found}")
-        command = next_command(self.table, self.records, self.matched)
+        command = next_command(self.table, self.records, self.matched, self.game_id)
         self._match(decided(self.table, command, self.version))
 
     def _match(self, produced: list[Event]) -> None:

@@ -13,6 +13,7 @@ from domain import table as tables
 from domain.codec import from_json, type_hints
 from domain.dealing import DeckSealed
 from domain.decider import Automatic, Command, Deal, DomainError, Event
+from domain.fair_deals import seeded_deal
 from domain.origins import event_origin
 from domain.presence import LeaveSeat, SeatLeft, TimeOut, TurnTimedOut
 
@@ -59,11 +60,15 @@ def read(record: Record, reader: Callable[[dict], T]) -> T:
         raise Problem(version_of(record), f"{record['type']} cannot be read: {error!r}") from None
 
 
-def next_command(table: tables.Table, records: Sequence[Record], i: int) -> Command:
+def next_command(
+    table: tables.Table, records: Sequence[Record], i: int, game_id: str | None = None
+) -> Command:
     """What the game waits for decides how records[i:] are read: a deal, automatic work, or a
     choice. A seat may leave, or be timed out, whatever the game waits for."""
     if records[i]["type"] in SEAT_EVENTS:
         return _seat_command(table, records, i)
+    if tables.pending_deal(table) is not None and table.seeds is not None:
+        return _seeded_deal(table, records[i], game_id)
     if tables.pending_deal(table) is not None:
         return _deal(table, records, i)
     if kind := table.game_type.automatic(table.game):
@@ -89,6 +94,17 @@ def _deal(table: tables.Table, records: Sequence[Record], i: int) -> Deal:
     return Deal(deck if fixed is None else fixed, salt, 0 if leader is None else leader)
 
 
+def _seeded_deal(table: tables.Table, record: Record, game_id: str | None) -> Deal:
+    """A seeded table's deal comes from its seeds alone: nothing of it is taken from the log,
+    so a deal that is not the derived one differs at its first event."""
+    if game_id is None:
+        raise Problem(version_of(record), "a seeded deal is derived from the game id: none given")
+    try:
+        return seeded_deal(table, game_id)
+    except UNREADABLE as error:  # seeds the rules took but cannot derive from
+        raise Problem(version_of(record), f"the deal cannot be derived: {error!r}") from None
+
+
 def _sealed_after(records: Sequence[Record], i: int) -> Record | None:
     """The DeckSealed of the deal starting at records[i], if any before the next deal."""
     for record in records[i + 1 :]:
@@ -106,7 +122,7 @@ def _seat_command(table: tables.Table, records: Sequence[Record], i: int) -> Com
     record = records[i]
     if record["type"] == "SeatJoined":
         joined = read(record, lambda data: from_json(tables.SeatJoined, data))
-        return tables.JoinSeat(joined.seat, joined.name)
+        return tables.JoinSeat(joined.seat, joined.name, joined.client_seed)
     if record["type"] == "SeatLeft":
         return LeaveSeat(read(record, lambda data: from_json(SeatLeft, data)).seat)
     return _time_out(table, records, record)

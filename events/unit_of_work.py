@@ -10,7 +10,7 @@ implements it for the service (events/postgres/unit_of_work.py) and a dictionary
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol, Self
 from uuid import UUID
 
@@ -96,3 +96,13 @@ class UnitOfWork(Protocol):
         ...
 
     def invite_matches(self, game_id: UUID, seat: int, invite: str) -> bool: ...
+
+    def save_seed_commitment(
+        self, commitment_id: UUID, server_seed: str, lasts: timedelta
+    ) -> datetime:
+        """Keeps a server seed under its commitment's id until it expires (returned)."""
+        ...
+
+    def take_seed_commitment(self, commitment_id: UUID) -> str | None:
+        """The seed of an unused, unexpired commitment, which this uses up; else None."""
+        ...

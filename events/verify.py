@@ -1,8 +1,11 @@
-"""`python -m events.verify EXPORT [--key KEY] [--expect-head HEX]`: checks an export offline.
+"""`python -m events.verify EXPORT [--key KEY] [--expect-head HEX] [--json]`: checks an export
+offline.
 
 No server and no database: the file, the chain rule, the key and the domain's rules are enough.
-Prints one line per check and exits 0 when every check passes, 1 otherwise, 2 on bad usage.
-docs/audit.md says what each check proves, and what an unanchored chain does not.
+Prints one line per check, then the verdict (events/verdicts.py), each with its own exit status:
+0 VERIFIED (every check passed and a key or a pinned head anchors the file), 3 CONSISTENT, NOT
+ANCHORED (every check passed, nothing anchors it), 1 NOT VERIFIED; 2 is bad usage. `--json`
+prints the same as one JSON object. docs/audit.md says what each check proves.
 
 `python -m events.verify --database [URL]`: the operator's integrity check. Walks every game in
 the database (URL, else DATABASE_URL) and recomputes its hash chain and head; prints a BREAK line
@@ -19,11 +22,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from domain.codec import canonical_json
-from events.audit import check_deals, check_log
-from events.chain import GENESIS, check_chain
-from events.export import FORMAT, derived_header, event_record, seats_of
-from events.export_file import Export, Refused, parse
-from events.signing import key_id, public_key_from, signature_is_valid
+from events.chain import check_chain
+from events.export import FORMAT, event_record
+from events.export_checks import examine, examine_text
+from events.verdicts import Report
 
 if TYPE_CHECKING:  # the offline check imports no database driver
     from events.postgres.audit_reads import ChainedGame
@@ -34,106 +36,19 @@ Say = Callable[[str], None]
 def verify(
     text: str, say: Say = print, key: str | bytes | None = None, expect_head: str | None = None
 ) -> bool:
-    """Every check on an export's text; `key` is the public key (PEM, /audit-key JSON or
-    base64), `expect_head` a head obtained elsewhere."""
-    try:
-        export = parse(text)
-    except Refused as error:
-        say(f"FAIL format: {error}")
-        return False
-    head = export.header
-    say(f"ok   format: {head['format']}, game {head['game_id']}, {len(export.events)} events")
-    checks = [
-        _chain_and_rules(export, say),
-        _anchor(export, say, key, expect_head),
-        _deals(export, say),
-    ]
-    return all(checks)
-
-
-def _chain_and_rules(export: Export, say: Say) -> bool:
-    head, events = export.header, export.events
-    log = check_log(head["game_id"], head["chain_format"], events)
-    ok = True
-    if not log.chain.ok:
-        say(f"FAIL chain: breaks at version {log.chain.first_bad_version}")
-        ok = False
-    elif log.chain.head != head["chain_head"]:
-        say(f"FAIL chain: the head is {log.chain.head}, the header says {head['chain_head']}")
-        ok = False
-    else:
-        say(f"ok   chain: {len(events)} hashes recomputed, head {log.chain.head}")
-    if not log.rules.ok:
-        say(f"FAIL rules: {log.rules.problem}")
-        return False
-    say(f"ok   rules: all {log.rules.events_checked} events re-decided from the players' choices")
-    return _result(export, log.rules.table, say) and ok
-
-
-def _result(export: Export, table, say: Say) -> bool:
-    head = export.header
-    derived = derived_header(head["game_id"], table, len(export.events))
-    wrong = sorted(k for k, v in derived.items() if canonical_json(v) != canonical_json(head[k]))
-    if wrong or table.status != "finished":
-        say(f"FAIL result: the re-decided game differs from the header in {wrong or ['status']}")
-        return False
-    winners = (derived["result"] or {}).get("winners")
-    say(
-        f"ok   result: {table.game_type.id} re-decided to the header's result"
-        f" (winners {winners}, {len(seats_of(table))} seats)"
-    )
-    return True
-
-
-def _anchor(export: Export, say: Say, key: str | bytes | None, expect_head: str | None) -> bool:
-    head = export.header
-    ok = True
-    if expect_head is not None:
-        version, _, wanted = expect_head.lower().rpartition(":")
-        at = int(version) if version.isdigit() else len(export.events)
-        found = export.events[at - 1]["hash"] if 0 < at <= len(export.events) else None
-        if found != wanted:
-            say(f"FAIL head: the export's hash at version {at} is {found}, expected {wanted}")
-            ok = False
-        else:
-            say(f"ok   head: the hash at version {at} is the one given with --expect-head")
-    if key is None:
-        if expect_head is None:
-            say("skip signature: no --key given, so nothing anchors this chain (docs/audit.md)")
-        return ok
-    try:
-        public_key = public_key_from(key)
-    except ValueError as error:
-        say(f"FAIL signature: unreadable key: {error}")
-        return False
-    if head["key_id"] != key_id(public_key):
-        say(f"FAIL signature: the header names key {head['key_id']}, the key given is"
-            f" {key_id(public_key)}")  # fmt: skip
-        return False
-    args = (head["game_id"], head["version"], head["chain_head"], head["head_signature"])
-    if head["chain_head"] == GENESIS or not signature_is_valid(public_key, *args):
-        say("FAIL signature: the head's signature does not verify with the given key")
-        return False
-    say(f"ok   signature: the head is signed by key {head['key_id']}")
-    return ok
-
-
-def _deals(export: Export, say: Say) -> bool:
-    deals = check_deals(export.events)
-    if not deals.ok or deals.checked == 0:
-        say(f"FAIL deals: commitments of versions {deals.bad_versions or '(none found)'}")
-        return False
-    say(f"ok   deals: {deals.checked} deal(s) match their published commitments")
-    return True
+    """Every check on an export's text, each line said; True when every check passed, anchored
+    or not (the command line's verdict tells the two apart)."""
+    return _said(examine_text(text, key, expect_head), say)
 
 
 def verify_bytes(raw: bytes, say: Say = print, **anchors) -> bool:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        say(f"FAIL format: not UTF-8: {error}")
-        return False
-    return verify(text, say, **anchors)
+    return _said(examine(raw, **anchors), say)
+
+
+def _said(report: Report, say: Say) -> bool:
+    for line in report.lines:
+        say(str(line))
+    return report.consistent
 
 
 def read_key(where: str) -> bytes:
@@ -196,8 +111,14 @@ def arguments() -> argparse.ArgumentParser:
         prog="python -m events.verify",
         description=(
             f"Check a finished game's export ({FORMAT}) offline: canonical lines, the hash chain,"
-            " every move re-decided by the rules, the deal commitments and, given a key or a"
-            " head obtained elsewhere, the anchor. Exit status 0: verified; 1: not; 2: usage."
+            " every move re-decided by the rules, the deal commitments, the seeds every deal was"
+            " derived from and, given a key or a head obtained elsewhere, the anchor."
+        ),
+        epilog=(
+            "Exit status: 0 VERIFIED, every check passed and --key or --expect-head anchors the"
+            " file; 3 CONSISTENT, NOT ANCHORED, every check passed but nothing anchors it"
+            " (whoever rewrote the file could have recomputed every hash); 1 NOT VERIFIED, a"
+            " check failed; 2 bad usage. With --database: 0 every chain holds, 1 a break."
         ),
     )
     parser.add_argument("export", nargs="?", help="the NDJSON file from GET /games/{id}/export")
@@ -220,6 +141,12 @@ def arguments() -> argparse.ArgumentParser:
         help="a head obtained elsewhere (e.g. from /audit): the final one, or the hash at"
         " VERSION when pinned mid-game; the chain must lead from it",
     )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object (verdict, exit_status, anchored, deals_fair, checks) instead"
+        " of lines",
+    )
     return parser
 
 
@@ -227,8 +154,9 @@ def main(argv: list[str]) -> int:
     parser = arguments()
     options = parser.parse_args(argv)
     if options.database is not None:
-        if options.export or options.key or options.expect_head:
-            parser.error("--database checks the database alone: no export, --key or --expect-head")
+        if options.export or options.key or options.expect_head or options.json:
+            parser.error("--database checks the database alone: no export, --key, --expect-head"
+                         " or --json")  # fmt: skip
         return _main_database(parser, options.database or os.environ.get("DATABASE_URL", ""))
     if options.export is None:
         parser.error("give an export file, or --database")
@@ -237,12 +165,21 @@ def main(argv: list[str]) -> int:
             raw = file.read()
         key = read_key(options.key) if options.key else None
     except OSError as error:
-        print(f"FAIL read: {error}")
-        print("NOT VERIFIED")
-        return 1
-    ok = verify_bytes(raw, key=key, expect_head=options.expect_head)
-    print("VERIFIED" if ok else "NOT VERIFIED")
-    return 0 if ok else 1
+        report = Report()
+        report.add("FAIL", "read", str(error))
+    else:
+        report = examine(raw, key=key, expect_head=options.expect_head)
+    _print(report, options.json)
+    return report.exit_status
+
+
+def _print(report: Report, as_json: bool) -> None:
+    if as_json:
+        print(canonical_json(report.to_json()))
+        return
+    for line in report.lines:
+        print(line)
+    print(report.verdict)
 
 
 def _main_database(parser: argparse.ArgumentParser, url: str) -> int:

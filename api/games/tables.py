@@ -1,4 +1,4 @@
-"""Tables: create one (seats, options, test decks), take an open seat, list them."""
+"""Tables: create one (seats, options, test decks, seeds), take an open seat, list them."""
 
 from __future__ import annotations
 
@@ -21,8 +21,10 @@ from api.services import services
 from domain import table as tables
 from domain.cards import Card
 from domain.games import get_game_type
+from events.seeds import SeedRequest
 
 DECK_OPTIONS = ("deck", "decks")
+SEED_COMMITMENT = "seed_commitment"  # an option naming the server seed's commitment
 # Built once: a schema holds no per-request state, and building one per request costs time.
 CREATE, JOIN, LIST_QUERY = CreateGameSchema(), JoinSchema(), ListGamesQuery()
 DECK_OPTIONS_SCHEMA = DeckOptionsSchema()
@@ -34,7 +36,9 @@ def create_game():
     data = json_body(CREATE)
     game_type = get_game_type(data["type"])
     options, fixed_decks = _split_deck_options(data["options"])
+    options, commitment = _split_seed_commitment(options)
     seats = tuple(tables.SeatInfo(s["kind"], s.get("name"), s.get("level")) for s in data["seats"])
+    seeds = SeedRequest(commitment, tuple(s.get("client_seed") for s in data["seats"]))
     creator = creator_key()
     with bot_table_quota(creator, all(seat.kind == tables.BOT for seat in seats)):
         result = services().commands.create(
@@ -42,6 +46,7 @@ def create_game():
             game_type,
             tables.CreateTable(seats, options, fixed_decks),
             idempotent_request("create", secret=True),
+            seeds,
             creator=creator,
         )
     return created(created_body(result), {"Location": f"/games/{result.game_id}"})
@@ -65,6 +70,27 @@ def _split_deck_options(options: dict) -> tuple[dict, tuple[tuple[Card, ...], ..
     return rest, tuple(tuple(Card.from_json(c) for c in deck) for deck in decks)
 
 
+def _split_seed_commitment(options: dict) -> tuple[dict, uuid.UUID | None]:
+    """`options.seed_commitment` names a commitment of POST /seed-commitments: it is not one of
+    the table's options, but where its server seed comes from."""
+    rest = {key: value for key, value in options.items() if key != SEED_COMMITMENT}
+    given = options.get(SEED_COMMITMENT)
+    return rest, None if given is None else _commitment_id(given)
+
+
+def _commitment_id(given: object) -> uuid.UUID:
+    if isinstance(given, str):
+        try:
+            return uuid.UUID(given)
+        except ValueError:
+            pass
+    raise Problem(
+        "validation-error",
+        "options.seed_commitment is the id that POST /seed-commitments gave",
+        errors={"options": {SEED_COMMITMENT: ["not a seed commitment's id"]}},
+    )
+
+
 def _whole(value: object) -> object:
     """`2.0` is the same JSON number as `2`: the games take integer options as ints."""
     return int(value) if isinstance(value, float) and value.is_integer() else value
@@ -75,7 +101,9 @@ def _whole(value: object) -> object:
 def join_seat(game_id: str, seat: int):
     game = game_uuid(game_id)
     body = json_body(JOIN)
-    joined = services().commands.join(game, seat, body["name"], body["invite"])
+    joined = services().commands.join(
+        game, seat, body["name"], body["invite"], body.get("client_seed")
+    )
     return jsonify({"seat": seat, "token": joined.secrets.tokens[seat]}), 201
 
 

@@ -6,14 +6,26 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from api.schemas.common import CardSchema, StrictInteger, card_list, name_field
 from domain.games import GAME_TYPES
+from domain.seeds import CLIENT_SEED
 
 MAX_SEATS = 10
+
+
+def client_seed(value: str) -> None:
+    """A seat's seed for the deals (G6): public once given, so nothing secret."""
+    if CLIENT_SEED.fullmatch(value) is None:
+        raise ValidationError("Must be 1-64 printable ASCII characters (space to tilde).")
+
+
+def client_seed_field() -> fields.String:
+    return fields.String(validate=client_seed)
 
 
 class SeatSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]))
     name = name_field()
     level = fields.String(validate=validate.Length(1, 32))
+    client_seed = client_seed_field()
 
     @validates_schema
     def _fields_of_kind(self, data, **kwargs):
@@ -26,6 +38,8 @@ class SeatSchema(Schema):
             raise ValidationError("only a human seat has a name", "name")
         if kind != "bot" and "level" in data:
             raise ValidationError("only a bot seat has a level", "level")
+        if kind != "human" and "client_seed" in data:
+            raise ValidationError("only a human seat gives a seed: bots never do", "client_seed")
 
 
 def registered_game_type(value: str) -> None:
@@ -52,6 +66,7 @@ class DeckOptionsSchema(Schema):
 class JoinSchema(Schema):
     name = name_field(required=True)
     invite = fields.String(required=True, validate=validate.Length(1, 256))
+    client_seed = client_seed_field()
 
 
 class ActionSchema(Schema):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Self, TypeVar
 from uuid import UUID
 
@@ -30,7 +30,15 @@ from domain.decider import Event
 from domain.table import Table
 from events.idempotent_requests import Claim
 from events.outbox import Work
-from events.postgres import idempotency, named_statements, outbox, seat_tokens, store, turn_timers
+from events.postgres import (
+    idempotency,
+    named_statements,
+    outbox,
+    seat_tokens,
+    seed_commitments,
+    store,
+    turn_timers,
+)
 from events.postgres.repository import Repository
 from events.records import StoredEvent, StreamHead, new_events
 from events.signing import HeadSigner
@@ -210,6 +218,14 @@ class PostgresUnitOfWork:
 
     def invite_matches(self, game_id: UUID, seat: int, invite: str) -> bool:
         return seat_tokens.invite_matches(self.conn, game_id, seat, invite)
+
+    def save_seed_commitment(
+        self, commitment_id: UUID, server_seed: str, lasts: timedelta
+    ) -> datetime:
+        return seed_commitments.save(self.conn, commitment_id, server_seed, lasts)
+
+    def take_seed_commitment(self, commitment_id: UUID) -> str | None:
+        return seed_commitments.take(self.conn, commitment_id)
 
 
 @dataclass

@@ -7,6 +7,7 @@ import re
 import pytest
 import yaml
 
+from api.games.tables import SEED_COMMITMENT
 from domain.games import GAME_TYPES
 from domain.presence import TABLE_OPTIONS
 from tests.api.spec import SpecViolation, check_response, load_spec
@@ -95,7 +96,7 @@ def test_the_create_body_has_one_shape_per_game_type_and_table_size_with_its_opt
         for shape in shapes
     }
     offered = {
-        (game.id, players, frozenset(game.options) | frozenset(TABLE_OPTIONS))
+        (game.id, players, frozenset(game.options) | frozenset(TABLE_OPTIONS) | {SEED_COMMITMENT})
         for game in GAME_TYPES.values()
         for players in range(game.min_players, game.max_players + 1)
     }

@@ -10,6 +10,7 @@ import typing
 from typing import Any
 
 from domain.cards import Card
+from domain.codec import omitted_when_none
 from domain.games import GAME_TYPES
 from domain.origins import event_origin
 from domain.table import TABLE_EVENTS
@@ -19,7 +20,8 @@ MEANING = {
     "choice": "a seat's action (or a seat joining or leaving): taken from the log as the"
     " player's choice",
     "timeout": "a seat's turn ran out: checked against the times the log records",
-    "deal": "a deal of a deck shuffled outside the rules, checked against its commitment",
+    "deal": "a deal, derived from the table's seeds (on a table from before seeds, a deck"
+    " shuffled outside the rules), checked against its commitment",
     "derived": "given by the rules from what came before: an auditor recomputes it",
 }
 
@@ -65,14 +67,28 @@ def of_type(tp: Any) -> dict[str, Any]:
 
 
 def fields_of(cls: type) -> dict[str, Any]:
+    """A field left out while None (`domain.codec.optional_field`) is not required, and never
+    null when present."""
     hints = typing.get_type_hints(cls)
-    names = [field.name for field in dataclasses.fields(cls)]
+    fields = dataclasses.fields(cls)
+    optional = {field.name for field in fields if omitted_when_none(field)}
     return {
         "type": "object",
-        "required": names,
+        "required": [field.name for field in fields if field.name not in optional],
         "additionalProperties": False,
-        "properties": {name: of_type(hints[name]) for name in names},
+        "properties": {
+            field.name: _present(hints[field.name])
+            if field.name in optional
+            else of_type(hints[field.name])
+            for field in fields
+        },
     }
+
+
+def _present(tp: Any) -> dict[str, Any]:
+    """The shape of an optional field's value, when present (never None)."""
+    (inner,) = [arg for arg in typing.get_args(tp) if arg is not type(None)]
+    return of_type(inner)
 
 
 def data_defs() -> dict[str, dict[str, Any]]:

@@ -1,13 +1,15 @@
 """An export verifier written only from docs/audit.md, as an outsider would write one: it imports
 nothing of the project (only the standard library, and `cryptography` for Ed25519), so that its
 agreement with `python -m events.verify` tests the guide as much as the code. It checks what needs
-no game rules: canonical lines, the hash chain, the nonces, the head, its signature and the deals.
+no game rules: canonical lines, the hash chain, the nonces, the head, its signature, the deals,
+the seeds every deal is derived from (section 7), and whether the deals are fair.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
 import re
 from collections.abc import Mapping
@@ -29,7 +31,8 @@ LEGACY_EVENT = EVENT - {"nonce"}
 NONCE = re.compile(r"[0-9a-f]{32}")
 SPELLING = {
     2: re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z"),
-    1: re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00"),  # a cardroom-export/1 file
+    # A cardroom-export/1 file: either spelling (5.2); the hash takes +00:00 whichever is used.
+    1: re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}(Z|\+00:00)"),
 }
 ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r"}
 ESCAPES["\t"] = "\\t"
@@ -85,12 +88,15 @@ class Verdict:
     key_id_ok: bool | None = None
     deals_ok: bool | None = None
     bad_deal_versions: list[int] = field(default_factory=list)
+    seeds_ok: bool | None = None  # None: a table from before seeds
+    bad_seed_version: int | None = None
+    deals_fair: bool | None = None  # None: fixed test decks
 
     @property
     def verified(self) -> bool:
         anchored = (self.signature_ok, self.key_id_ok, self.pins_ok)
         checks = (self.format_ok, self.chain_ok, self.version_ok, self.deals_ok)
-        return all(checks) and False not in anchored
+        return all(checks) and self.seeds_ok is not False and False not in anchored
 
 
 def parse_line(raw: str) -> dict[str, Any]:
@@ -195,6 +201,149 @@ def bad_deals(events: list[dict[str, Any]]) -> tuple[int, list[int]]:
     return min(len(committed), len(sealed)), sorted(bad)
 
 
+class Stream:
+    """7.2: HMAC-SHA256 of the context and a 4-byte big-endian counter, block after block."""
+
+    def __init__(self, key: bytes, context: bytes) -> None:
+        self.key, self.context, self.counter, self.buffer = key, context, 0, b""
+
+    def take(self, count: int) -> bytes:
+        while len(self.buffer) < count:
+            message = self.context + self.counter.to_bytes(4, "big")
+            self.buffer += hmac.new(self.key, message, hashlib.sha256).digest()
+            self.counter += 1
+        taken, self.buffer = self.buffer[:count], self.buffer[count:]
+        return taken
+
+    def draw(self, n: int) -> int:
+        """7.3: a word in the last, incomplete group of n values is thrown away."""
+        while True:
+            word = int.from_bytes(self.take(4), "big")
+            if word < 2**32 - 2**32 % n:
+                return word % n
+
+
+def deal_context(client_seeds: list, game_id: str, round_number: int) -> bytes:
+    fields = {"purpose": "cardroom-deal", "game_id": game_id, "round": round_number}
+    return canonical(fields | {"client_seeds": client_seeds}).encode("utf-8")
+
+
+def derive(server_seed: str, client_seeds: list, game_id: str, round_number: int, cards: list):
+    """7.4: (deck, first leader, salt) of a deal of these cards, {"rank", "suit"} objects."""
+    stream = Stream(bytes.fromhex(server_seed), deal_context(client_seeds, game_id, round_number))
+    deck = sorted(cards, key=lambda card: (card["suit"], card["rank"]))
+    for i in range(len(deck) - 1, 0, -1):
+        j = stream.draw(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    leader = stream.draw(len(client_seeds))
+    return deck, leader, stream.take(16).hex()
+
+
+def check_seeds(header: dict[str, Any], events: list[dict[str, Any]], verdict: Verdict) -> None:
+    """7.5 and 7.6: the revealed seed against its commitment, each deal against the derived
+    one, then whether the deals are fair."""
+    seeding = events[0]["data"].get("seeding") if events else None
+    fixed = any(e["type"] == "FixedDecksChosen" for e in events)
+    if seeding is None:
+        verdict.deals_fair = None if fixed else False
+        return
+    bad, fair = seed_problem(header["game_id"], events, seeding)
+    verdict.seeds_ok, verdict.bad_seed_version = bad is None, bad
+    all_ok = bad is None and verdict.deals_ok is not False
+    verdict.deals_fair = None if fixed else bool(all_ok and fair)
+
+
+def is_entry(entry: Any) -> bool:
+    return (
+        isinstance(entry, dict)
+        and entry.get("by") in ("player", "server")
+        and (isinstance(entry.get("seed"), str))
+    )
+
+
+def seed_problem(game_id: str, events: list, seeding: Any) -> tuple[int | None, bool]:
+    """(the version of the first problem or None, whether a player's seed came after the
+    commitment made before the table)."""
+    if not (
+        isinstance(seeding, dict)
+        and isinstance(seeding.get("commitment"), str)
+        and type(seeding.get("committed_in_advance")) is bool
+        and isinstance(seeding.get("client_seeds"), list)
+        and all(entry is None or is_entry(entry) for entry in seeding["client_seeds"])
+    ):
+        return 1, False
+    sealed = next((e for e in events[1:3] if e["type"] == "ServerSeedSealed"), None)
+    if sealed is None:
+        return 2, False
+    seed = sealed["data"].get("seed") if isinstance(sealed["data"], dict) else None
+    if not isinstance(seed, str) or not re.fullmatch(r"[0-9a-f]{64}", seed):
+        return sealed["version"], False
+    if sha256_hex_bytes(seed) != seeding["commitment"]:
+        return sealed["version"], False
+    in_advance = seeding["committed_in_advance"]
+    entries = seeding["client_seeds"]
+    seeds = [None if entry is None else entry["seed"] for entry in entries]
+    after = [in_advance and entry is not None and entry["by"] == "player" for entry in entries]
+    decks: list = []
+    deals = 0
+    for i, event in enumerate(events):
+        data = event["data"] if isinstance(event["data"], dict) else {}
+        seat = data.get("seat")
+        seat_ok = type(seat) is int and 0 <= seat < len(seeds)
+        if event["type"] == "FixedDecksChosen":
+            decks = data["decks"] if isinstance(data.get("decks"), list) else []
+        elif event["type"] == "SeatJoined":
+            if not seat_ok or not is_entry(data.get("client_seed")):
+                return event["version"], False
+            entry = data["client_seed"]
+            seeds[seat], after[seat] = entry["seed"], entry["by"] == "player"
+        elif event["type"] == "SeatLeft" and deals == 0:
+            if not seat_ok:
+                return event["version"], False
+            seeds[seat], after[seat] = None, False
+        elif event["type"] == "DealCommitted":
+            deals += 1
+            if not deal_is_derived(game_id, events, i, deals, seed, seeds, decks):
+                return event["version"], False
+    return (None, in_advance and any(after)) if deals else (len(events), False)
+
+
+def deal_is_derived(
+    game_id: str, events: list, i: int, number: int, seed: str, seeds: list, decks: list
+) -> bool:
+    """7.5: the deal starting at events[i] is the derived one (a fixed deck's, with test decks);
+    a deal that cannot be read is not."""
+    data = events[i]["data"]
+    sealed = next((e for e in events[i + 1 :] if e["type"] == "DeckSealed"), None)
+    if not isinstance(data, dict) or data.get("round") != number or sealed is None:
+        return False
+    shown = sealed["data"].get("deck") if isinstance(sealed["data"], dict) else None
+    try:
+        deck, leader, salt = derive(seed, seeds, game_id, number, list(shown))
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return False
+    options = events[0]["data"].get("options")
+    option = options.get("first_leader") if isinstance(options, dict) else None
+    wanted = decks[number - 1] if number <= len(decks) else deck
+    leader_ok = data.get("first_leader") in (None, leader) or option is not None
+    return (
+        canonical_or_none(shown) == canonical_or_none(wanted)
+        and sealed["data"].get("salt") == salt
+        and leader_ok
+    )
+
+
+def canonical_or_none(value: Any) -> str | None:
+    try:
+        return canonical(value)
+    except NotCanonical:
+        return None
+
+
+def sha256_hex_bytes(hex_text: str) -> str:
+    return hashlib.sha256(bytes.fromhex(hex_text)).hexdigest()
+
+
 def verify(raw: bytes, key: bytes | None = None, pins: Mapping[int, str] | None = None) -> Verdict:
     """`key`: the server's public key obtained independently; `pins`: heads obtained earlier,
     by version (a head of /audit during the game, or the final one)."""
@@ -225,4 +374,5 @@ def verify(raw: bytes, key: bytes | None = None, pins: Mapping[int, str] | None 
             )
     paired, verdict.bad_deal_versions = bad_deals(events)
     verdict.deals_ok = paired > 0 and not verdict.bad_deal_versions
+    check_seeds(header, events, verdict)
     return verdict

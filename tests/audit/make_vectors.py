@@ -12,11 +12,14 @@ from typing import Any
 
 from domain.codec import canonical_json
 from events.signing import head_message
+from tests.audit.deal_vectors import compact, deal_vectors
 from tests.audit.example_game import (
+    FAIR_GAME_ID,
     GAME_ID,
     SIGNER,
     TEST_KEY_SEED,
     example_export,
+    fair_export,
     forged_export,
 )
 from tests.audit.export_schema import schema
@@ -38,14 +41,16 @@ def pretty(value: Any) -> str:
 
 def files() -> dict[str, str]:
     """File name -> text, every file this script writes."""
-    export = example_export()
+    export, fair = example_export(), fair_export()
     forged, version = forged_export(export)
     return {
         "vectors.json": pretty(vectors(export, version)),
         "example-export.ndjson": export,
         "example-forged.ndjson": forged,
+        "example-fair.ndjson": fair,
         KEY_FILE: pretty(SIGNER.public_description()),
         "export.schema.json": pretty(schema()),
+        "deal-vectors.json": compact(deal_vectors(fair)) + "\n",
     }
 
 
@@ -121,6 +126,12 @@ def examples(head: dict[str, Any], forged_version: int) -> dict[str, Any]:
             "verdict": "NOT VERIFIED",
             "failing_checks": ["rules", "signature"],
             "first_bad_version": forged_version,
+        },
+        "example-fair.ndjson": {
+            "game_id": str(FAIR_GAME_ID),
+            "command": command.format("example-fair.ndjson"),
+            "verdict": "VERIFIED",
+            "deals_fair": True,
         },
     }
 

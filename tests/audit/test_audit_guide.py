@@ -57,6 +57,7 @@ def test_the_verifier_prints_what_the_guide_shows():
     assert [path for path, _ in shown] == [
         "docs/audit/example-export.ndjson",
         "docs/audit/example-forged.ndjson",
+        "docs/audit/example-fair.ndjson",
     ]
     for path, lines in shown:
         said: list[str] = []

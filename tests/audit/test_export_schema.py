@@ -19,7 +19,7 @@ from domain.table_view import event_data_for
 from events.chain import timestamp
 from events.export import viewer_export
 from tests.audit.export_schema import schema
-from tests.events.exports import export_of, lines_of
+from tests.events.exports import export_of, lines_of, seeded_export_of
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "audit"
 SCHEMA = json.loads((DOCS / "export.schema.json").read_text("utf-8"))
@@ -42,10 +42,12 @@ def test_the_schema_is_a_draft_2020_12_schema_and_the_one_the_code_gives():
 @pytest.mark.parametrize("game_type_id", sorted(GAME_TYPES))
 def test_every_line_of_a_finished_games_export_is_valid(game_type_id):
     assert invalid_lines(export_of(game_type_id)) == []
+    assert invalid_lines(seeded_export_of(game_type_id)) == []
 
 
-def test_every_line_of_the_guides_example_is_valid():
+def test_every_line_of_the_guides_examples_is_valid():
     assert invalid_lines((DOCS / "example-export.ndjson").read_text("utf-8")) == []
+    assert invalid_lines((DOCS / "example-fair.ndjson").read_text("utf-8")) == []
 
 
 def unfinished_export(game_type_id: str, viewer: int | None) -> str:

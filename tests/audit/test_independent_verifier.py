@@ -21,7 +21,14 @@ from events.signing import HeadSigner
 from events.verify import verify_bytes
 from tests.audit import independent_verifier
 from tests.audit.corruptions import flipped, legacy_file, reformatted
-from tests.events.exports import SIGNER, export_of, lines_of, rechained, text_of
+from tests.events.exports import (
+    SIGNER,
+    export_of,
+    lines_of,
+    rechained,
+    seeded_export_of,
+    text_of,
+)
 from tests.events.forgeries import FORGERIES
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "audit"
@@ -58,10 +65,26 @@ def independent(raw: bytes, key: bytes | str | None) -> Verdicts:
     return (True, chain, signed, verdict.deals_ok)
 
 
+def seeds_of(raw: bytes) -> tuple[bool | None, bool | None]:
+    """What both say of the seeds: (ok, or None without seeds; the version of the problem)."""
+    said: list[str] = []
+    verify_bytes(raw, said.append)
+    line = next((line for line in said if line.split()[1] == "seeds:"), None)
+    if line is None:  # the format failed
+        return None, None
+    bad = line.removeprefix("FAIL seeds: v").split(":")[0]
+    return {"ok": True, "FAIL": False, "skip": None}[line.split()[0]], (
+        int(bad) if line.startswith("FAIL") and bad.isdigit() else None
+    )
+
+
 def agree(text: str | bytes, key: bytes | str | None = KEY) -> Verdicts:
     raw = text.encode("utf-8") if isinstance(text, str) else text
     verdicts = projects(raw, key)
     assert independent(raw, key) == verdicts
+    outsider = independent_verifier.verify(raw)
+    if outsider.format_ok:
+        assert seeds_of(raw) == (outsider.seeds_ok, outsider.bad_seed_version)
     return verdicts
 
 
@@ -85,11 +108,22 @@ def test_the_verifier_imports_nothing_but_the_standard_library_and_cryptography(
 def test_a_genuine_export_of_every_game_passes_both(game_type_id):
     assert agree(export_of(game_type_id)) == ALL_OK
     assert agree(export_of(game_type_id), key=None) == (True, (True, None), None, True)
+    assert agree(seeded_export_of(game_type_id)) == ALL_OK
+
+
+@pytest.mark.parametrize("game_type_id", sorted(GAME_TYPES))
+def test_a_byte_changed_anywhere_in_a_seeded_game_gets_the_same_verdicts(game_type_id):
+    raw, rng = seeded_export_of(game_type_id).encode("utf-8"), random.Random(game_type_id)
+    for _ in range(20):
+        agree(flipped(raw, rng))
 
 
 def test_the_guides_examples_get_the_same_verdicts():
     key = (DOCS / "example-key.json").read_bytes()
     assert agree((DOCS / "example-export.ndjson").read_bytes(), key) == ALL_OK
+    fair = (DOCS / "example-fair.ndjson").read_bytes()
+    assert agree(fair, key) == ALL_OK
+    assert independent_verifier.verify(fair, key).deals_fair is True
     forged = agree((DOCS / "example-forged.ndjson").read_bytes(), key)
     assert forged == (True, (True, None), False, True)  # rehashed: only the signature catches it
 
@@ -137,6 +171,20 @@ def test_a_format_1_chain_and_a_legacy_file_get_the_same_verdicts():
     assert agree(legacy) == (True, (True, None), True, True)
     assert agree(legacy_file(legacy), key=None) == (True, (True, None), None, True)
     assert agree(reformatted(legacy)) == REFUSED
+
+
+def test_a_legacy_file_may_spell_its_times_either_way_and_both_verifiers_accept_both():
+    lines = lines_of(export_of("trick_and_snipers"))
+    lines[0]["chain_format"] = 1
+    for line in lines[1:]:
+        line["nonce"] = None
+    plus_zero = legacy_file(rechained(lines, signer=SIGNER))
+    header, *events = lines_of(plus_zero)
+    events[::2] = [
+        e | {"recorded_at": e["recorded_at"].replace("+00:00", "Z")} for e in events[::2]
+    ]
+    mixed = text_of([header, *events])
+    assert agree(plus_zero, key=None) == agree(mixed, key=None) == (True, (True, None), None, True)
 
 
 def test_a_head_pinned_during_the_game_anchors_the_events_up_to_it():

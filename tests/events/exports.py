@@ -13,23 +13,44 @@ from functools import cache
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from domain.codec import canonical_json, to_json
+from domain.decider import Event
 from domain.games import GAME_TYPES
 from domain.selfplay import play_out
+from domain.table import Table
 from events.chain import GENESIS, event_hash
 from events.export import Anchor, full_export
 from events.postgres.store import StoredEvent
 from events.signing import HeadSigner
+from tests.events.seeded_games import seeded_game
 
 SIGNER = HeadSigner(Ed25519PrivateKey.generate())
 
 
 @cache
 def export_of(game_type_id: str, seed: int = 3) -> str:
-    """A finished game of bots played by the domain, chained and signed as the store does."""
+    """A finished game of bots played by the domain, chained and signed as the store does: a
+    table from before seeded deals, its decks shuffled by the server."""
     game_type = GAME_TYPES[game_type_id]
     level = "random" if "random" in game_type.bot_levels else game_type.bot_levels[0]
     table, events = play_out(game_type, [level] * game_type.min_players, random.Random(seed))
-    game_id, moment, prev = uuid.UUID(int=seed), datetime(2026, 1, 1, tzinfo=UTC), GENESIS
+    return export_from(uuid.UUID(int=seed), table, events)
+
+
+@cache
+def seeded_export_of(
+    game_type_id: str, in_advance: bool = True, joiner: bool = True, seed: int = 3
+) -> str:
+    """A finished seeded game (tests/events/seeded_games.py), chained and signed: fair when the
+    commitment came `in_advance`."""
+    game_id = uuid.UUID(int=1000 + seed)
+    table, events = seeded_game(game_type_id, str(game_id), in_advance, joiner, seed)
+    return export_from(game_id, table, events)
+
+
+def export_from(game_id: uuid.UUID, table: Table, events: list[Event]) -> str:
+    """The export of a finished game's events, each chained and the head signed as the store
+    does (a fresh nonce on every non-public event)."""
+    moment, prev = datetime(2026, 1, 1, tzinfo=UTC), GENESIS
     stored = []
     for version, event in enumerate(events, start=1):
         visible = event.visible_to()

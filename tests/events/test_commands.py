@@ -87,9 +87,12 @@ def test_a_table_of_humans_queues_no_work(store):
     assert store.pending_work(created.game_id) == []
 
 
-def test_the_same_seed_deals_the_same_cards(store):
-    one = new_table(commands_on(store, seed=7), HUMAN, HUMAN, HUMAN)
-    two = new_table(commands_on(store, seed=7), HUMAN, HUMAN, HUMAN)
+def test_the_same_seeds_deal_the_same_cards_to_the_same_game():
+    game_id, seats = uuid.uuid4(), tables.CreateTable((HUMAN, HUMAN, HUMAN), {})
+    one = commands_on(MemoryStore(), seed=7).create(game_id, TNS, seats)
+    two = commands_on(MemoryStore(), seed=7).create(game_id, TNS, seats)
+    assert isinstance(one, Committed) and isinstance(two, Committed)
+    assert one.table.seeds == two.table.seeds
     assert one.table.game.hands == two.table.game.hands
 
 
@@ -308,10 +311,10 @@ def test_a_timed_out_log_re_decides_and_a_timeout_before_its_deadline_does_not(s
     store.clock = lambda: moment  # the timeout is recorded when it fires
     assert service.automation.time_out(game.game_id, 1, since, moment) == "done"
     records = [event.record() for event in store.state.events[game.game_id]]
-    assert redecide(records).ok
+    assert redecide(records, game_id=str(game.game_id)).ok
     early = [dict(record) for record in records]
     fired = next(r for r in early if r["type"] == "TurnTimedOut")
     fired["recorded_at"] = early[since - 1]["recorded_at"]  # at the very moment the turn began
-    check = redecide(early)
+    check = redecide(early, game_id=str(game.game_id))
     assert not check.ok and check.first_bad_version == fired["version"]
     assert "has not run out" in check.problem

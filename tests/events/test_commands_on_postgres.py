@@ -94,12 +94,12 @@ def test_a_service_with_a_stale_cache_sees_what_another_process_appended(cardroo
     game_id = open_table(cardroom, seats=3)
     other = bootstrap(cardroom.settings, pool_size=2)  # another process: its own cache
     try:
-        cardroom.queries.game(game_id)  # cached here at version 1
+        cardroom.queries.game(game_id)  # cached here at version 2 (TableCreated, its seed)
         join(other, game_id, 0)()
         committed = join(cardroom, game_id, 1)()
     finally:
         other.close()
-    assert committed.version == 3
+    assert committed.version == 4
     assert [seat.name for seat in committed.table.seats] == ["p0", "p1", None]
 
 
@@ -108,4 +108,4 @@ def test_a_refused_command_appends_nothing(cardroom):
     join(cardroom, game_id, 0)()
     with pytest.raises(tables.SeatTaken):
         join(cardroom, game_id, 0)()
-    assert cardroom.queries.game(game_id)[1] == 2
+    assert cardroom.queries.game(game_id)[1] == 3

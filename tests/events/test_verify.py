@@ -17,7 +17,14 @@ from hypothesis import strategies as st
 from domain.games import GAME_TYPES
 from events.signing import HeadSigner
 from events.verify import verify, verify_bytes
-from tests.events.exports import SIGNER, export_of, lines_of, rechained, text_of
+from tests.events.exports import (
+    SIGNER,
+    export_of,
+    lines_of,
+    rechained,
+    seeded_export_of,
+    text_of,
+)
 from tests.events.forgeries import FORGERIES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,6 +47,8 @@ def test_a_finished_game_of_every_type_verifies_offline_with_the_servers_key(gam
         "ok   result",
         "ok   signature",
         "ok   deals",
+        "skip seeds",  # a table from before seeded deals
+        "info fair",
     ]
 
 
@@ -144,6 +153,62 @@ def test_the_command_line_has_a_real_help():
     run = run_verify("--help")
     assert run.returncode == 0
     assert "--key" in run.stdout and "--expect-head" in run.stdout and "usage:" in run.stdout
+    said = " ".join(run.stdout.split())
+    assert "0 VERIFIED" in said and "3 CONSISTENT, NOT ANCHORED" in said
+    assert "1 NOT VERIFIED" in said and "--json" in said
+
+
+def written(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "game.ndjson"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_a_consistent_file_that_nothing_anchors_is_not_verified_and_exits_3(tmp_path):
+    # Given a genuine export, and no key nor head obtained elsewhere
+    run = run_verify(written(tmp_path, export_of("trick_and_snipers")))
+    # Then every check passes, but a script reading the status alone cannot take it as verified
+    said = run.stdout.splitlines()
+    assert said[-1] == "CONSISTENT, NOT ANCHORED" and run.returncode == 3, run.stdout
+    assert not any(line.startswith("FAIL") for line in said)
+
+
+def test_a_rehashed_legal_forgery_without_an_anchor_exits_3_not_0(tmp_path):
+    """The forgeries a status-only script used to accept: legal, rehashed, unsigned."""
+    lines = lines_of(export_of("st_patrick"))
+    lines[0]["head_signature"] = lines[0]["key_id"] = None  # the signature stripped
+    run = run_verify(written(tmp_path, text_of(lines)))
+    assert run.returncode == 3 and run.stdout.splitlines()[-1] == "CONSISTENT, NOT ANCHORED"
+
+
+def test_a_head_pinned_elsewhere_anchors_the_file_without_a_key(tmp_path):
+    text = export_of("saint_poker")
+    head = lines_of(text)[0]["chain_head"]
+    run = run_verify(written(tmp_path, text), "--expect-head", head)
+    assert run.returncode == 0 and run.stdout.splitlines()[-1] == "VERIFIED", run.stdout
+
+
+def test_json_gives_the_verdict_its_exit_status_and_every_check(tmp_path):
+    key = tmp_path / "key.json"
+    key.write_text(KEY, encoding="utf-8")
+    text = seeded_export_of("ouroboros_trick")
+    run = run_verify(written(tmp_path, text), "--key", str(key), "--json")
+    report = json.loads(run.stdout)
+    assert run.returncode == report["exit_status"] == 0
+    assert report["verdict"] == "VERIFIED" and report["anchored"] and report["consistent"]
+    assert report["deals_fair"] is True and report["game_id"] == lines_of(text)[0]["game_id"]
+    assert [c["check"] for c in report["checks"]] == [
+        "format", "chain", "rules", "result", "signature", "deals", "seeds", "fair",
+    ]  # fmt: skip
+    unanchored = json.loads(run_verify(written(tmp_path, text), "--json").stdout)
+    assert unanchored["verdict"] == "CONSISTENT, NOT ANCHORED" and unanchored["exit_status"] == 3
+
+
+def test_json_of_a_file_that_cannot_be_read_is_not_verified(tmp_path):
+    run = run_verify(str(tmp_path / "missing.ndjson"), "--json")
+    report = json.loads(run.stdout)
+    assert run.returncode == 1 and report["verdict"] == "NOT VERIFIED"
+    assert report["checks"][0]["check"] == "read" and report["checks"][0]["status"] == "FAIL"
 
 
 def test_a_head_pinned_mid_game_pins_the_export_up_to_it():
