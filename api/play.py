@@ -56,14 +56,21 @@ def play():
     return page_headers(response)
 
 
-ASSET_TYPES = (".js", ".css")  # what the page loads; the page itself is /play
+# What the page loads (the page itself is /play): scripts, styles, and the rules guides and
+# glossary it renders (guides/*.md, the same files as docs/rules/guides/).
+ASSET_TYPES = (".js", ".css", ".md")
 
 
 @bp.get("/play/assets/<path:name>")
 def asset(name: str):
     if not name.endswith(ASSET_TYPES):
-        raise NotFound(f"no asset {name!r} here: the client's assets are scripts and styles")
+        raise NotFound(
+            f"no asset {name!r} here: the client's assets are scripts, styles and guides"
+        )
     # send_from_directory refuses paths that leave STATIC (404).
     response = send_from_directory(STATIC, name, max_age=0)
+    if name.endswith(".md"):
+        response.mimetype = "text/markdown"
+        response.charset = "utf-8"
     response.headers["Cache-Control"] = "no-cache"  # revalidated by ETag: cheap, never stale
     return page_headers(response)
