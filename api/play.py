@@ -56,21 +56,28 @@ def play():
     return page_headers(response)
 
 
-# What the page loads (the page itself is /play): scripts, styles, and the rules guides and
-# glossary it renders (guides/*.md, the same files as docs/rules/guides/).
-ASSET_TYPES = (".js", ".css", ".md")
+ASSET_TYPES = (".js", ".css")  # what the page loads; the page itself is /play
 
 
 @bp.get("/play/assets/<path:name>")
 def asset(name: str):
     if not name.endswith(ASSET_TYPES):
-        raise NotFound(
-            f"no asset {name!r} here: the client's assets are scripts, styles and guides"
-        )
+        raise NotFound(f"no asset {name!r} here: the client's assets are scripts and styles")
     # send_from_directory refuses paths that leave STATIC (404).
     response = send_from_directory(STATIC, name, max_age=0)
-    if name.endswith(".md"):
-        response.mimetype = "text/markdown"
-        response.charset = "utf-8"
     response.headers["Cache-Control"] = "no-cache"  # revalidated by ETag: cheap, never stale
+    return page_headers(response)
+
+
+GUIDES = STATIC / "guides"
+
+
+@bp.get("/play/guides/<name>")
+def guide(name: str):
+    """A game's "How to play" guide or the glossary, in Markdown, as the page renders it (the
+    same files as docs/rules/guides/)."""
+    if not name.endswith(".md"):
+        raise NotFound(f"no guide {name!r} here: the guides are <game>.<language>.md")
+    response = send_from_directory(GUIDES, name, max_age=0, mimetype="text/markdown")
+    response.headers["Cache-Control"] = "no-cache"
     return page_headers(response)

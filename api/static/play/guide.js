@@ -13,7 +13,7 @@ const cache = new Map();
 function guideText(type) {
   const key = `${type}.${language()}`;
   if (!cache.has(key)) {
-    cache.set(key, fetch(`/play/assets/guides/${key}.md`, { credentials: "omit" }).then((response) => {
+    cache.set(key, fetch(`/play/guides/${key}.md`, { credentials: "omit" }).then((response) => {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       return response.text();
     }).catch((error) => {

@@ -1,5 +1,5 @@
 // The page's language: English or French, following the browser until the reader picks one in
-// the header (kept in localStorage). Strings live in text/<lang>.js, loaded on demand so a page
+// the header (kept in localStorage). Strings live in text.<lang>.js, loaded on demand so a page
 // carries one language only; numbers and plurals go through Intl in those files.
 
 export const LANGUAGES = ["en", "fr"];
@@ -23,7 +23,7 @@ export function preferredLanguage() {
 
 export async function useLanguage(lang) {
   const chosen = LANGUAGES.includes(lang) ? lang : "en";
-  strings = (await import(`./text/${chosen}.js`)).default;
+  strings = (await import(`./text.${chosen}.js`)).default;
   current = chosen;
   document.documentElement.lang = chosen;
   listeners.forEach((listener) => listener(chosen));

@@ -23,7 +23,7 @@ export function parseGlossary(markdown) {
 }
 
 export function glossaryText(lang = language()) {
-  return fetch(`/play/assets/guides/glossary.${lang}.md`, { credentials: "omit" })
+  return fetch(`/play/guides/glossary.${lang}.md`, { credentials: "omit" })
     .then((response) => (response.ok ? response.text() : ""));
 }
 

@@ -1,4 +1,4 @@
-// The event log in words, in the reader's language (text/<lang>.js, keys "log.<EventType>").
+// The event log in words, in the reader's language (text.<lang>.js, keys "log.<EventType>").
 // `who(seat)` names a seat ("You", "Ann", "Bot 2"); data is the event as this viewer may see
 // it, so a hidden card arrives here only as a count.
 

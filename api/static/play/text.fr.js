@@ -1,4 +1,4 @@
-// Toutes les chaînes de la page en français : mêmes clés que en.js (un test le vérifie).
+// Toutes les chaînes de la page en français : mêmes clés que text.en.js (un test le vérifie).
 
 const rules = new Intl.PluralRules("fr");
 const digits = new Intl.NumberFormat("fr");
