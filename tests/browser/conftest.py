@@ -119,14 +119,15 @@ def browser(chromium_path: str):
 
 @pytest.fixture()
 def open_page(browser, live_server: LiveServer) -> Iterator[Callable[..., Browsing]]:
-    """`open_page("phone" | "desktop")`: a new browser context and page at that viewport,
-    recording every request, response, console error and page error. At the end of the test,
+    """`open_page("phone" | "desktop", locale=None)`: a new browser context and page at that
+    viewport (and browser language), recording every request, response, console error and page
+    error. At the end of the test,
     every request must have gone to the live server, no page may have thrown, and none may
     have been answered 429 (rate limits are at their defaults) or 5xx."""
     opened: list[Browsing] = []
 
-    def open_one(viewport: str = "desktop") -> Browsing:
-        browsing = new_browsing(browser, live_server.url, viewport)
+    def open_one(viewport: str = "desktop", locale: str | None = None) -> Browsing:
+        browsing = new_browsing(browser, live_server.url, viewport, locale)
         opened.append(browsing)
         return browsing
 
