@@ -27,6 +27,7 @@ import pytest
 from events.settings import Settings
 from tests.api.conftest import app, start_worker, stop_worker  # noqa: F401 (a fixture)
 from tests.api.test_event_stream import serving
+from tests.browser.accessibility import HOW_TO_INSTALL, axe_source
 from tests.browser.chromium import find_chromium, unavailable_reason
 from tests.browser.pages import Browsing, new_browsing
 from tests.conftest import SESSION_ID, _required_env, temporary_database
@@ -63,6 +64,19 @@ def chromium_path() -> str:
     path = find_chromium()
     assert path is not None
     return path
+
+
+@pytest.fixture(scope="session")
+def axe(chromium_path: str) -> str:
+    """axe-core's source, for `accessibility.serious_violations`. Missing: a skip, or a failure
+    under REQUIRE_BROWSER_TESTS (CI installs it), saying how to install it."""
+    source = axe_source()
+    if source is None:
+        reason = f"axe-core is not installed for the browser tests ({HOW_TO_INSTALL})"
+        if os.environ.get("REQUIRE_BROWSER_TESTS"):
+            pytest.fail(f"REQUIRE_BROWSER_TESTS is set but {reason}", pytrace=False)
+        pytest.skip(reason)
+    return source
 
 
 @pytest.fixture(scope="session")

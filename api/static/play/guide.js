@@ -47,7 +47,7 @@ export function showRules(root, type) {
   const body = h("div", { class: "guide-body" });
   replace(root, h("article", { id: "guide", "data-game": type },
     h("h1", {}, t("guide.title", gameName(type))), otherGuides(type), body));
-  fillGuide(body, type, 2);
+  fillGuide(body, type, 1); // "## Section" becomes an h2 under the page's h1
   return () => {};
 }
 
@@ -75,7 +75,7 @@ export function guidePanel(type) {
   const panel = h("details", { id: "how-to-play", class: "how-to-play" },
     h("summary", {}, t("table.how_to_play", gameName(type))), body);
   panel.addEventListener("toggle", () => {
-    if (panel.open && !body.firstChild) fillGuide(body, type, 3);
+    if (panel.open && !body.firstChild) fillGuide(body, type, 2); // "##": h3, under the table's h2s
   });
   return panel;
 }

@@ -30,7 +30,7 @@ function link(target) {
 
 const cells = (line) => line.replace(/^\s*\|/, "").replace(/\|\s*$/, "").split("|").map((c) => c.trim());
 
-// `headingLevel`: the level a "#" heading becomes in the page (the page has its own h1).
+// `headingLevel`: the level a "#" heading becomes in the page ("##" one more, and so on).
 export function render(markdown, { headingLevel = 2 } = {}) {
   const lines = markdown.replace(/<!--[\s\S]*?-->/g, "").split("\n");
   const blocks = [];
