@@ -261,7 +261,8 @@ class TablePage {
       h("ul", { id: "seats", "aria-label": t("table.seats") }),
       h("section", { id: "round-summary", hidden: true, "aria-labelledby": "round-summary-title" }),
       h("section", { id: "result", hidden: true, "aria-labelledby": "winners" }),
-      h("details", { class: "log", open: true }, h("summary", {}, t("table.log")), h("ol", { id: "log" })),
+      h("details", { class: "log", open: true }, h("summary", {}, t("table.log")),
+        h("ol", { id: "log", tabindex: "0", "aria-label": t("table.log") })), // scrolls: keyboard-reachable
       h("div", { id: "how-to-play-slot" }),
       h("p", { class: "leave" }, h("button", { type: "button", id: "leave", hidden: true, onclick: () => this.leave() }, t("table.leave")))));
   }
