@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_live_updates import pass_for, three_humans
 from tests.browser.table_page import TablePage
+from tests.browser.test_live_updates import pass_for, three_humans
 
 pytestmark = pytest.mark.browser
 

@@ -38,57 +38,118 @@ def ended(winners: list[int], final: dict) -> dict:
 TRICK_CARDS = [card("red", 7), card("blue", 6), card("red", 9)]
 CASES = [
     pytest.param(  # the point goes to the sniper, not to the trick's winner
-        "en", "trick_and_snipers",
-        [played(0, "red", 7), played(1, "blue", 6, snipe=True), played(2, "red", 9),
-         won(seat=2, cards=TRICK_CARDS, point_to=1, face_up=True)],
-        ["S2 won the trick with the highest card of the led suit, the 9 of red",
-         "S1 sniped: the 6 of blue on the 7 of red", "The point goes to S1, the last sniper"],
+        "en",
+        "trick_and_snipers",
+        [
+            played(0, "red", 7),
+            played(1, "blue", 6, snipe=True),
+            played(2, "red", 9),
+            won(seat=2, cards=TRICK_CARDS, point_to=1, face_up=True),
+        ],
+        [
+            "S2 won the trick with the highest card of the led suit, the 9 of red",
+            "S1 sniped: the 6 of blue on the 7 of red",
+            "The point goes to S1, the last sniper",
+        ],
         id="snipe",
     ),
     pytest.param(
-        "fr", "trick_and_snipers",
-        [played(0, "red", 7), played(1, "red", 2), played(2, "red", 9),
-         won(seat=2, cards=TRICK_CARDS, point_to=2, face_up=True)],
-        ["S2 remporte le pli avec la plus forte carte de la couleur demandée, le 9 rouge",
-         "Le pli contient un 7 et personne n'a fait de snipe : S2"],
+        "fr",
+        "trick_and_snipers",
+        [
+            played(0, "red", 7),
+            played(1, "red", 2),
+            played(2, "red", 9),
+            won(seat=2, cards=TRICK_CARDS, point_to=2, face_up=True),
+        ],
+        [
+            "S2 remporte le pli avec la plus forte carte de la couleur demandée, le 9 rouge",
+            "Le pli contient un 7 et personne n'a fait de snipe : S2",
+        ],
         id="taken-seven",
     ),
     pytest.param(  # of equal trumps the one played last wins; the lowest rank is the discard
-        "en", "ouroboros_trick",
-        [played(0, "red", 5), played(1, "yellow", 9), played(2, "blue", 9),
-         won(seat=2, cards=[card("red", 5), card("yellow", 9), card("blue", 9)], discard_count=5)],
-        ["S2 won the trick with the 9 of blue: of equal trumps, the one played last wins",
-         "Its lowest rank is 5: S2 must discard 5 cards"],
+        "en",
+        "ouroboros_trick",
+        [
+            played(0, "red", 5),
+            played(1, "yellow", 9),
+            played(2, "blue", 9),
+            won(
+                seat=2, cards=[card("red", 5), card("yellow", 9), card("blue", 9)], discard_count=5
+            ),
+        ],
+        [
+            "S2 won the trick with the 9 of blue: of equal trumps, the one played last wins",
+            "Its lowest rank is 5: S2 must discard 5 cards",
+        ],
         id="trump",
     ),
     pytest.param(
-        "en", "st_patrick",
-        [{"type": "RoundScored", "data": {"round": 2, "bites": [15, 0, 0], "relics": [0, 4, 2],
-          "changes": [0, -3, -3], "life": [14, 9, 12], "big_sacrifice": 0, "special": False}}],
+        "en",
+        "st_patrick",
+        [
+            {
+                "type": "RoundScored",
+                "data": {
+                    "round": 2,
+                    "bites": [15, 0, 0],
+                    "relics": [0, 4, 2],
+                    "changes": [0, -3, -3],
+                    "life": [14, 9, 12],
+                    "big_sacrifice": 0,
+                    "special": False,
+                },
+            }
+        ],
         ["The big sacrifice: S0 took all 15 bites", "S1: 0 bites − 4 relics → loses 3, 9 life"],
         id="big-sacrifice",
     ),
     pytest.param(  # tied on life: relics decide
-        "fr", "st_patrick",
-        [ended([1], {"0": {"life": 4, "relics": 2, "bites": 3, "snakes": 2},
-                     "1": {"life": 4, "relics": 5, "bites": 1, "snakes": 0},
-                     "2": {"life": -1, "relics": 0, "bites": 9, "snakes": 6}})],
+        "fr",
+        "st_patrick",
+        [
+            ended(
+                [1],
+                {
+                    "0": {"life": 4, "relics": 2, "bites": 3, "snakes": 2},
+                    "1": {"life": 4, "relics": 5, "bites": 1, "snakes": 0},
+                    "2": {"life": -1, "relics": 0, "bites": 9, "snakes": 6},
+                },
+            )
+        ],
         ["Égalité à 4 points de vie : on départage aux reliques"],
         id="life-tie",
     ),
     pytest.param(  # the hands ran out tied on victory points: the most tricks won decides
-        "en", "trick_and_snipers",
-        [ended([0], {"0": {"victory_points": 1, "tricks_won": 5},
-                     "1": {"victory_points": 1, "tricks_won": 3},
-                     "2": {"victory_points": 0, "tricks_won": 4}})],
+        "en",
+        "trick_and_snipers",
+        [
+            ended(
+                [0],
+                {
+                    "0": {"victory_points": 1, "tricks_won": 5},
+                    "1": {"victory_points": 1, "tricks_won": 3},
+                    "2": {"victory_points": 0, "tricks_won": 4},
+                },
+            )
+        ],
         ["The hands ran out", "Tied at 1 victory point: the tiebreak is the most tricks won"],
         id="points-tie",
     ),
     pytest.param(
-        "en", "ouroboros_trick",
-        [ended([0, 2], {"0": {"hand_count": 3, "pool_count": 1},
-                        "1": {"hand_count": 0, "pool_count": 0},
-                        "2": {"hand_count": 5, "pool_count": 0}})],
+        "en",
+        "ouroboros_trick",
+        [
+            ended(
+                [0, 2],
+                {
+                    "0": {"hand_count": 3, "pool_count": 1},
+                    "1": {"hand_count": 0, "pool_count": 0},
+                    "2": {"hand_count": 5, "pool_count": 0},
+                },
+            )
+        ],
         ["S1 ran out of cards (no hand and an empty pool) and lost"],
         id="out-of-cards",
     ),

@@ -12,8 +12,7 @@ from tests.browser.table_page import TablePage, create_table
 pytestmark = pytest.mark.browser
 
 GAMES = ("st_patrick", "ouroboros_trick", "trick_and_snipers", "saint_poker")
-FOCUSED = "() => [document.activeElement.id, document.activeElement.tagName, " \
-    "document.activeElement.textContent.trim()]"
+FOCUSED = "() => [document.activeElement.id, document.activeElement.textContent.trim()]"
 TIP_SHOWN = """(button) => getComputedStyle(button.nextElementSibling).display !== 'none'"""
 
 
@@ -62,9 +61,7 @@ def test_the_table_explains_its_terms_on_focus_hover_and_tap_and_opens_the_guide
     create_table(browsing, "st_patrick", 3, ["bot:basic", "bot:basic"])
     page = TablePage(browsing).page
     page.wait_for_selector("#seats button.term[data-term=life]")
-    terms = page.eval_on_selector_all(
-        "#table button.term", "(bs) => bs.map((b) => b.dataset.term)"
-    )
+    terms = page.eval_on_selector_all("#table button.term", "(bs) => bs.map((b) => b.dataset.term)")
     assert {"life", "relic", "bite", "hand", "phase", "round"} <= set(terms), terms
 
     life = page.locator("#seats button.term[data-term=life]").first
@@ -84,8 +81,9 @@ def test_the_table_explains_its_terms_on_focus_hover_and_tap_and_opens_the_guide
     relic.hover()  # the mouse
     assert relic.evaluate(TIP_SHOWN)
     page.mouse.move(0, 0)
-    page.locator("#seats button.term[data-term=bite]").first.click()  # a tap
-    assert page.get_attribute("#seats button.term[data-term=bite] >> nth=0", "aria-expanded") == "true"
+    bite = page.locator("#seats button.term[data-term=bite]").first
+    bite.click()  # a tap
+    assert bite.get_attribute("aria-expanded") == "true" and bite.evaluate(TIP_SHOWN)
 
     page.click("#how-to-play summary")
     page.wait_for_selector("#how-to-play .guide-body h3")
