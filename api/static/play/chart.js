@@ -102,8 +102,8 @@ function xLabels(points) {
 
 export function chart(series, names) {
   const { points } = series;
-  const W = narrow() ? 360 : 600;
-  const H = narrow() ? 240 : 260;
+  const W = narrow() ? 320 : 600;
+  const H = narrow() ? 220 : 260;
   const figure = t(`chart.${series.figure}`);
   const axis = t(`chart.${series.axis}`);
   const all = points.flatMap((p) => p.values);

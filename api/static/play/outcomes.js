@@ -116,6 +116,9 @@ export function whyEnd(gameType, data, who) {
   return said;
 }
 
+// Sentences run together in one line (the log's): each ends with a stop.
+export const asOneLine = (sentences) => sentences.map((line) => (/[.!?]$/.test(line) ? line : `${line}.`)).join(" ");
+
 // The sentences that explain events[index], or none for an event that needs no explaining.
 export function explain(gameType, events, index, who) {
   const event = events[index];

@@ -111,7 +111,12 @@ class ReplayPage {
 
   async view(version) {
     if (!this.views.has(version)) {
-      this.views.set(version, api.replay(this.gameId, version, this.token).then((r) => r.data).catch((error) => {
+      const asked = api.replay(this.gameId, version, this.token).catch((error) => {
+        if (error.status !== 401 || !this.token) throw error;
+        this.token = null; // a seat since left or given a new token: watch as a spectator
+        return api.replay(this.gameId, version, null);
+      });
+      this.views.set(version, asked.then((r) => r.data).catch((error) => {
         this.views.delete(version);
         throw error;
       }));

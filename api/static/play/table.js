@@ -12,7 +12,7 @@ import { phaseName, privateCards } from "./games.js";
 import { guidePanel } from "./guide.js";
 import { t } from "./i18n.js";
 import { LiveStream } from "./live.js";
-import { explain, whyRound } from "./outcomes.js";
+import { asOneLine, explain, whyRound } from "./outcomes.js";
 import { problemText } from "./problems.js";
 import { forgetSeat, joinLink, seatOf } from "./seats.js";
 import { loadGlossary } from "./terms.js";
@@ -224,7 +224,7 @@ class TablePage {
     const who = (s) => this.who(s);
     const why = explain(table.view ? table.view.type : "", table.events, table.events.length - 1, who);
     const item = h("li", { "data-version": event.version, "data-type": event.type }, describe(event, who),
-      why.length ? h("span", { class: "why" }, ` ${why.join(" ")}`) : null);
+      why.length ? h("span", { class: "why" }, ` ${asOneLine(why)}`) : null);
     const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
     list.append(item);
     if (atEnd) list.scrollTop = list.scrollHeight; // follow the game unless the reader scrolled up

@@ -21,22 +21,17 @@ const cards = (cs) => list(cs.map(card));
 const cardsOrCount = (d) => (d.cards ? cards(d.cards) : count(d.count, "card", "cards"));
 
 export default {
-  "language.name": "English",
   "language.choose": "Language",
   "nav.main": "Main",
   "nav.lobby": "Lobby",
   "nav.rules": "How to play",
   "nav.glossary": "Glossary",
   "nav.api": "API",
-  "page.loading": "Loading…",
-  "page.noscript": "This page needs JavaScript. The API itself is at /docs.",
   "count": n,
-  "list": list,
   "or": orList,
 
   // connection
   "offline.banner": "Cannot reach the server. Your cards are locked until it answers again; the page keeps trying.",
-  "offline.back": "Connected again.",
   "live.live": "live",
   "live.reconnecting": "reconnecting…",
   "live.offline": "offline",
@@ -45,7 +40,6 @@ export default {
   "card": card,
   "cards": cards,
   "card.hidden": "a hidden card",
-  "suit": (s) => SUITS[s] || s,
   "ranks.face": (r) => ({ 11: "J", 12: "Q", 13: "K", 14: "A" })[r],
 
   // games
@@ -109,7 +103,6 @@ export default {
   "fact.picking": "picking up",
   "fact.pickup_order": "pickup order",
   "yes": "yes",
-  "no": "no",
   "none": "none",
   "river.now": "River",
   "river.next": "Next round's river",
@@ -156,7 +149,6 @@ export default {
   "table.share": "Send each friend the link of one open seat:",
   "table.share.seat": (seat) => `Seat ${n(seat)}: `,
   "table.copy": "Copy",
-  "table.copied": "Copied",
   "trick.now": (k) => `Trick ${n(k)}`,
   "trick.last": (who) => `Last trick, won by ${who}`,
   "status.waiting": (open) => `Waiting for ${count(open, "more player", "more players")} to join.`,
@@ -244,7 +236,6 @@ export default {
   "why.end.ouro.all": "Every player ran out of cards at once: everyone lost.",
   "why.end.poker": "After 8 rounds the most points wins.",
   "why.end.poker.shared": (pts) => `Tied at ${count(pts, "point", "points")}: the victory is shared.`,
-  "final.life": (x) => `${n(x)} life`,
 
   // the chart
   "chart.life": "life",
@@ -301,7 +292,6 @@ export default {
   "guide.missing": "This guide cannot be loaded.",
   "glossary.title": "Glossary",
   "glossary.intro": "The words of the four games, as this site uses them. On a table, every such word explains itself when you point at it, tap it or move the keyboard focus onto it.",
-  "term.more": "Glossary",
 
   // the replay viewer
   "replay.title": (game) => `Replay: ${game}`,

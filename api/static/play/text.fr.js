@@ -55,21 +55,16 @@ function hand(name) {
 }
 
 export default {
-  "language.name": "Français",
   "language.choose": "Langue",
   "nav.main": "Menu",
   "nav.lobby": "Salon",
   "nav.rules": "Règles",
   "nav.glossary": "Glossaire",
   "nav.api": "API",
-  "page.loading": "Chargement…",
-  "page.noscript": "Cette page a besoin de JavaScript. L'API elle-même est sur /docs.",
   "count": n,
-  "list": list,
   "or": orList,
 
   "offline.banner": "Le serveur ne répond pas. Vos cartes sont bloquées jusqu'à son retour ; la page réessaie sans cesse.",
-  "offline.back": "Connexion rétablie.",
   "live.live": "en direct",
   "live.reconnecting": "reconnexion…",
   "live.offline": "hors ligne",
@@ -77,7 +72,6 @@ export default {
   "card": card,
   "cards": cards,
   "card.hidden": "une carte cachée",
-  "suit": (s) => SUITS[s] || s,
   "ranks.face": (r) => ({ 11: "V", 12: "D", 13: "R", 14: "A" })[r],
 
   "game.st_patrick": "Saint Patrick",
@@ -138,7 +132,6 @@ export default {
   "fact.picking": "reprend une carte",
   "fact.pickup_order": "ordre de reprise",
   "yes": "oui",
-  "no": "non",
   "none": "personne",
   "river.now": "Rivière",
   "river.next": "Rivière de la manche suivante",
@@ -183,7 +176,6 @@ export default {
   "table.share": "Envoyez à chaque ami le lien d'une place libre :",
   "table.share.seat": (seat) => `Place ${n(seat)} : `,
   "table.copy": "Copier",
-  "table.copied": "Copié",
   "trick.now": (k) => `Pli ${n(k)}`,
   "trick.last": (who) => `Dernier pli, remporté par ${who}`,
   "status.waiting": (open) => `En attente de ${count(open, "joueur", "joueurs")} de plus.`,
@@ -268,7 +260,6 @@ export default {
   "why.end.ouro.all": "Tous les joueurs sont tombés à court de cartes en même temps : tout le monde a perdu.",
   "why.end.poker": "Après 8 manches, le plus de points gagne.",
   "why.end.poker.shared": (pts) => `Égalité à ${count(pts, "point", "points")} : la victoire est partagée.`,
-  "final.life": (x) => count(x, "point de vie", "points de vie"),
 
   "chart.life": "vie",
   "chart.points": "points",
@@ -322,7 +313,6 @@ export default {
   "guide.missing": "Ces règles ne peuvent pas être chargées.",
   "glossary.title": "Glossaire",
   "glossary.intro": "Les mots des quatre jeux, tels que ce site les emploie. À une table, chacun de ces mots s'explique quand on le survole, qu'on le touche ou qu'on y place le focus du clavier.",
-  "term.more": "Glossaire",
 
   "replay.title": (game) => `Revoir : ${game}`,
   "replay.not_over": "Cette partie n'est pas finie : on pourra la revoir quand elle sera terminée.",
