@@ -60,7 +60,8 @@ class TablePage {
     this.layout();
     this.ticker = setInterval(() => this.tick(), 250);
     onConnection(this.onConnection); // offline: cards locked; back: unlocked
-    await loadGlossary();
+    // The terms' definitions come alongside the view: drawn plain first, explained once here.
+    loadGlossary().then(() => !this.stopped && this.root.querySelector("#table") && this.render());
     try {
       await this.refresh();
       const events = await allEvents(this.gameId, this.token);
