@@ -109,6 +109,26 @@ def test_the_badge_turns_red_for_a_game_whose_stored_events_were_changed(open_pa
     assert "signature" in verdict["passed"]  # the server's signed head is still its own
 
 
+def test_the_badge_turns_red_for_an_export_changed_on_its_way_to_the_page(open_page, live_server):
+    """The export reaches the page with one event's card changed: in the browser, that event no
+    longer hashes to the value the next event links to, so the chain check fails."""
+    game = finished_bot_game(live_server.url)
+    browsing = open_page("desktop")
+
+    def forged(route) -> None:
+        lines = route.fetch().text().splitlines()
+        played = next(i for i, line in enumerate(lines) if '"type":"CardPlayed"' in line)
+        event = json.loads(lines[played])
+        event["data"]["card"]["rank"] = event["data"]["card"]["rank"] % 9 + 1
+        lines[played] = json.dumps(event, separators=(",", ":"), sort_keys=True)
+        route.fulfill(body="\n".join(lines) + "\n", content_type="application/x-ndjson")
+
+    browsing.page.route("**/export", forged)
+    browsing.goto(f"#/replay/{game['id']}")
+    verdict = badge(browsing.page)
+    assert verdict["verified"] == "false" and "chain" in verdict["failed"], verdict
+
+
 def test_the_badge_turns_red_when_the_head_is_not_signed_by_the_server_s_key(
     open_page, live_server
 ):
