@@ -341,7 +341,7 @@ export default {
   "log.RelicPhaseStarted": (d, who) => `Relics: ${who(d.starter)} decides first.`,
   "log.RelicsTaken": (d, who) => `${who(d.seat)} took ${count(d.count, "relic", "relics")} (${n(d.left)} left).`,
   "log.RelicsDeclined": (d, who) => `${who(d.seat)} took no relics.`,
-  "log.RelicsCursed": (d, who) => `The relics ran out: curse ${n(d.curse)}. ${list(d.losses.map((l, s) => `${who(s)} −${n(l)} life`))}; every hand goes to the left.`,
+  "log.RelicsCursed": (d, who) => `The relics ran out: curse ${n(d.curse)}. ${list(d.losses.map((l, s) => `${who(s)} −${n(l)} life`).filter((_, s) => d.losses[s] > 0))}; every hand goes to the left.`,
   "log.HuntStarted": (d, who) => `The hunt begins${d.special ? " (a special hunt)" : ""}; ${who(d.leader)} leads.`,
   "log.CardPlayed": (d, who) => `${who(d.seat)} played the ${card(d.card)}${d.snipe ? ": a snipe!" : "."}`,
   "log.TrickWon": (d, who) => {

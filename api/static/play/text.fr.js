@@ -360,7 +360,7 @@ export default {
   "log.RelicPhaseStarted": (d, who) => `Reliques : ${who(d.starter)} décide en premier.`,
   "log.RelicsTaken": (d, who) => `${who(d.seat)} prend ${count(d.count, "relique", "reliques")} (il en reste ${n(d.left)}).`,
   "log.RelicsDeclined": (d, who) => `${who(d.seat)} ne prend pas de relique.`,
-  "log.RelicsCursed": (d, who) => `Les reliques sont toutes prises : malédiction ${n(d.curse)}. ${list(d.losses.map((l, s) => `${who(s)} −${n(l)}`))} ; chaque main passe à gauche.`,
+  "log.RelicsCursed": (d, who) => `Les reliques sont toutes prises : malédiction ${n(d.curse)}. ${list(d.losses.map((l, s) => `${who(s)} −${n(l)}`).filter((_, s) => d.losses[s] > 0))} ; chaque main passe à gauche.`,
   "log.HuntStarted": (d, who) => `La chasse commence${d.special ? " (une chasse spéciale)" : ""} ; ${who(d.leader)} entame.`,
   "log.CardPlayed": (d, who) => `${who(d.seat)} joue ${the(d.card)}${d.snipe ? " : un snipe !" : "."}`,
   "log.TrickWon": (d, who) => {
