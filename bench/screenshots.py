@@ -52,10 +52,19 @@ def my_move(page: Page) -> bool:
         page.click("#send-count")
         return True
     if page.query_selector("#send-cards"):
-        need = int(page.get_attribute(".picked", "data-count") or "0")
-        for i in range(need):
-            page.locator("#hand button.card.legal").nth(i).click()
-        page.click("#send-cards")
+        # One card at a time, each click seen pressed before the next (the hand redraws).
+        unpicked = '#hand button.card.legal:not([aria-pressed="true"]):not([disabled])'
+        for picked in range(1, 20):
+            if page.is_enabled("#send-cards") or not page.locator(unpicked).count():
+                break
+            page.locator(unpicked).first.click()
+            page.wait_for_function(
+                "(n) => document.querySelectorAll('#hand button.card[aria-pressed=\"true\"]')"
+                ".length >= n || !document.querySelector('#send-cards')",
+                arg=picked,
+            )
+        if page.query_selector("#send-cards"):
+            page.click("#send-cards")
         return True
     legal = page.locator("#table button.card.legal")
     if legal.count():
