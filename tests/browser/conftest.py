@@ -156,7 +156,7 @@ def open_page(browser, live_server: LiveServer) -> Iterator[Callable[..., Browsi
         refused = [  # a rate limit met at default limits, or a server error, is worth a look
             f"{r.method} {r.url} -> {r.status} {r.body}"
             for r in browsing.record.responses
-            if r.status == 429 or r.status >= 500
+            if (r.status == 429 or r.status >= 500) and r.url not in browsing.refusals_served
         ]
         if refused:
             problems.append(f"{browsing.name} got: {refused[:10]}")

@@ -30,6 +30,11 @@ class Browsing:
     base_url: str
     viewport: str
     name: str = field(default="")
+    refusals_served: set[str] = field(default_factory=set)  # URLs the test itself answers 5xx
+
+    def serve_refusals_at(self, url: str) -> None:
+        """The test answers `url` with 5xx on purpose: those answers are not the server's."""
+        self.refusals_served.add(url)
 
     def url(self, route: str = "") -> str:
         """The /play page at a hash route ("#/games/<id>"; "" for the lobby)."""

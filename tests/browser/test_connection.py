@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_live_updates import seat_page, streams_lasting, three_humans
+from tests.browser.test_live_updates import pass_for, seat_page, streams_lasting, three_humans
 
 pytestmark = pytest.mark.browser
 
@@ -53,3 +53,25 @@ def check_the_banner(table, url: str) -> None:
 
     table.make_one_move(table.wait_for_my_turn_or_the_end())  # and a move lands again
     assert [r.status for r in table.answered_actions(1)] == [201]
+
+
+def test_a_busy_server_s_note_goes_once_it_answers_again(open_page, live_server):
+    """A 503 while reading the table shows "busy or restarting" (by its code, in words); the
+    next answer from the server takes it away, with nothing for the player to do."""
+    game_id, tokens = three_humans(live_server.url)
+    table = seat_page(open_page, live_server, game_id, tokens[0])
+    page = table.page
+    table.wait_for_my_turn_or_the_end()
+    busy = {"type": "about:blank", "title": "Service Unavailable", "status": 503,
+            "detail": "the database cannot be reached", "code": "unavailable"}  # fmt: skip
+    view = f"{live_server.url}/games/{game_id}"
+    table.browsing.serve_refusals_at(view)
+    page.route(view, lambda route: route.fulfill(status=503, json=busy, headers={
+        "Content-Type": "application/problem+json", "Retry-After": "1"}))  # fmt: skip
+    pass_for(live_server.url, game_id, tokens[1])  # an event: the page reads the view
+    page.wait_for_selector("#problem", state="visible")
+    assert "busy" in (page.text_content("#problem") or "")
+    assert page.is_hidden(BANNER)  # the server answered: it is reachable, only busy
+    page.unroute(view)
+    pass_for(live_server.url, game_id, tokens[2])  # the next event reads it again: answered
+    page.wait_for_selector("#problem", state="hidden")

@@ -19,6 +19,7 @@ import { loadGlossary } from "./terms.js";
 import { describe, gameName } from "./words.js";
 
 const now = () => performance.timeOrigin + performance.now();
+const PASSING = new Set(["unavailable", "rate-limited"]);
 
 // Everything the page knows about the table; `memory()` in app.js shows it whole.
 export const table = {
@@ -48,6 +49,7 @@ class TablePage {
     this.stream = null;
     this.lastRendered = 0;
     this.stopped = false;
+    this.passing = false; // the problem shown is the server's momentary state (see say)
     this.onConnection = () => this.render();
     Object.assign(table, { view: null, events: [], renderedAt: {}, loggedAt: {} });
   }
@@ -144,6 +146,7 @@ class TablePage {
       if (!table.view) throw error;
       return this.problem(error);
     }
+    if (this.passing) this.say(""); // the server answers again: a busy or rate-limited note is over
     if (response.status === 304) return;
     this.etag = response.etag;
     this.show(response.data);
@@ -191,10 +194,12 @@ class TablePage {
   // out of reach is the connection banner's to say, not this box's.
   problem(error) {
     if (error.code === "network") return;
-    this.say(problemText(error));
+    this.say(problemText(error), PASSING.has(error.code));
   }
 
-  say(text) {
+  // `passing`: the problem is the server's state, not the move's, and goes once it answers.
+  say(text, passing = false) {
+    this.passing = Boolean(text) && passing;
     const box = this.root.querySelector("#problem");
     box.textContent = text;
     box.hidden = !text;
