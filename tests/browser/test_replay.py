@@ -67,6 +67,11 @@ def test_the_replay_steps_through_a_finished_game_and_shows_it_verified(open_pag
     step_to(page, "#back", total - 1)
     step_to(page, "#back", total - 2)
     step_to(page, "#forward", total - 1)
+    page.focus("#forward")
+    page.keyboard.press("ArrowLeft")  # the arrow keys step too
+    page.wait_for_function(
+        "(v) => Number(document.querySelector('#replay').dataset.version) === v", arg=total - 2
+    )
     step_to(page, "#first", 1)
     assert page.is_disabled("#back") and page.is_enabled("#forward")
     assert page.is_hidden("#result")  # the result shows only once the game has ended

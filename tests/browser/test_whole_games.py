@@ -53,6 +53,7 @@ def test_a_whole_game_is_clicked_through_to_its_result_and_never_shows_a_secret_
         assert YOUR_TURN[language] in status, f"#status-line says {status!r} on a move's offer"
         assert table.page.locator('#seats .seat.you.to-act[data-seat="0"]').count() == 1
         assert_legal_cards_are_the_server_s(table, read, game_id, situation)
+        assert_labels_are_words(table)
         if moves == 0:  # each card button is named in words ("9 of clover", "queen of hearts")
             for card in table.cards("#table button.card"):
                 expected = card_name((card["suit"], card["rank"]), language)
@@ -109,3 +110,28 @@ def assert_legal_cards_are_the_server_s(table: TablePage, read, game_id: str, si
     )
     wrong = [c for c in cards if (c["suit"], c["rank"]) not in allowed and not c["disabled"]]
     assert not wrong, f"cards not disabled though not usable now: {wrong}"
+
+
+LABELS_JS = """() => ({
+  title: document.querySelector('#table-title').textContent,
+  phase: (document.querySelector('[data-fact=phase] dd') || {}).textContent || '',
+  passCount: !!document.querySelector('[data-fact=pass_count]'),
+  figures: [...document.querySelectorAll('#seats .figure')]
+    .map((f) => (f.querySelector('button.term') || f).textContent.trim()),
+  you: (document.querySelector('#seats .seat.you .name') || {}).textContent || '',
+  river: (document.querySelector('#river .label') || {}).textContent || null,
+  nextRiver: (document.querySelector('#future-river .label') || {}).textContent || null,
+})"""
+
+
+def assert_labels_are_words(table: TablePage) -> None:
+    """No raw phase id, a pass count only while passing, "1 point" and never "1 points", the
+    seat's own name on its seat, and Saint Poker's next-round river labelled as such."""
+    shown = table.page.evaluate(LABELS_JS)
+    assert "_" not in shown["title"] + shown["phase"], shown
+    passing = any(word in shown["phase"] for word in ("pass", "passe", "choix du nombre"))
+    assert not shown["passCount"] or passing, shown
+    assert not [f for f in shown["figures"] if f.startswith("1 ") and f.split()[1].endswith("s")]
+    assert shown["you"] == "Ada", shown  # the name given in the lobby, not "You"
+    if shown["river"] is not None:
+        assert shown["nextRiver"], shown

@@ -70,7 +70,15 @@ class ReplayPage {
   layout() {
     const button = (id, label, to) => h("button", { type: "button", id, onclick: () => this.goto(to()) }, label);
     this.jump = h("input", { id: "jump", type: "number", inputmode: "numeric", min: 1, max: this.total, required: true });
-    replace(this.root, h("section", { id: "replay", "data-game": this.gameId, "data-total": this.total },
+    // ← and → step back and forth from anywhere in the viewer but the version box.
+    const keys = (e) => {
+      if (e.target.tagName === "INPUT" || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.key === "ArrowLeft") this.goto(this.version - 1);
+      else if (e.key === "ArrowRight") this.goto(this.version + 1);
+      else return;
+      e.preventDefault();
+    };
+    replace(this.root, h("section", { id: "replay", "data-game": this.gameId, "data-total": this.total, onkeydown: keys },
       h("header", { class: "table-head" },
         h("h1", {}, t("replay.title", gameName(this.type))),
         h("div", { id: "verified", class: "badge checking", role: "status" }, t("verify.checking"))),
