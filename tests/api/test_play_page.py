@@ -42,7 +42,10 @@ def test_every_file_the_page_references_is_served_with_its_type(client) -> None:
 
 def test_every_module_a_script_imports_exists_and_is_served(client) -> None:
     for script in STATIC.glob("*.js"):
-        for name in re.findall(r'from "\./([\w.]+)"', script.read_text(encoding="utf-8")):
+        text = script.read_text(encoding="utf-8")
+        names = re.findall(r'(?:from |import\()"\./([\w.]+)"', text)
+        names += [f"{name}.js" for name in re.findall(r'^  \[.*?, "(\w+)", \(m', text, re.M)]
+        for name in names:  # static imports, dynamic ones, and app.js's pages
             assert client.get(f"/play/assets/{name}").status_code == 200, (script.name, name)
     for lang in LANGUAGES:  # i18n.js imports text.<lang>.js by name
         response = client.get(f"/play/assets/text.{lang}.js")

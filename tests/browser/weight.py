@@ -1,6 +1,6 @@
 """Page weight: the bytes of every response body a fresh browser gets while loading a page and
 everything it loads (event streams, which never end, are not counted). The pages: the lobby, a
-table as its seat, a guide, the glossary, the replay viewer of a finished game (its export, audit
+table as its seat, a guide, the glossary, the replay viewer of a finished game (its events, audit
 and key included) and a finished game's result screen."""
 
 from __future__ import annotations
@@ -64,8 +64,9 @@ def _weigh(name: str, browsing: Browsing, start: int = 0) -> PageWeight:
 
 def measure_page_weight(open_page: Callable[[str], Browsing], base_url: str) -> Weight:
     """Each page in a fresh browser context (nothing cached). The table is a Trick & Snipers
-    table created in the lobby with two basic bots; the replay and the result are of a Saint
-    Poker game of two basic bots (the longest log of the four games)."""
+    table created in the lobby with two basic bots; the replay and the result are of a St
+    Patrick game of three basic bots (the longest logs of the four games: several hundred
+    events, all in the replay's list of steps)."""
     pages = []
     lobby = open_page("desktop")
     lobby.goto("")
@@ -93,7 +94,7 @@ def measure_page_weight(open_page: Callable[[str], Browsing], base_url: str) -> 
     glossary.page.wait_for_selector("#glossary .entry")
     pages.append(_weigh("glossary", glossary))
 
-    finished = finished_bot_game(base_url, "saint_poker")
+    finished = finished_bot_game(base_url, "st_patrick")
     replay = open_page("desktop")
     replay.goto(f"#/replay/{finished['id']}")
     replay.page.wait_for_selector("#verified[data-verified]", timeout=20_000)

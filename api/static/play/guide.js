@@ -4,7 +4,6 @@
 
 import { h, replace } from "./dom.js";
 import { language, t } from "./i18n.js";
-import { render } from "./markdown.js";
 import { glossaryText, parseGlossary } from "./terms.js";
 import { GAME_TYPES, gameName } from "./words.js";
 
@@ -28,8 +27,8 @@ function guideText(type) {
 async function fillGuide(box, type, headingLevel) {
   replace(box, h("p", {}, t("guide.loading")));
   try {
-    const text = (await guideText(type)).replace(/^# .*\n/, "");
-    replace(box, render(text, { headingLevel }));
+    const [markdown, text] = await Promise.all([import("./markdown.js"), guideText(type)]);
+    replace(box, markdown.render(text.replace(/^# .*\n/, ""), { headingLevel }));
   } catch {
     replace(box, h("p", { role: "alert" }, t("guide.missing")));
   }

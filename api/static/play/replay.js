@@ -3,7 +3,7 @@
 // it), stepped forwards and backwards or jumped to, with every step in a list of links, the
 // outcome of each step explained, and a badge saying whether the history verifies (verify.js).
 
-import { api, exportOf } from "./api.js";
+import { allEvents, api } from "./api.js";
 import { seatItems, seatName, stateView, trickView } from "./board.js";
 import { chart, seriesOf } from "./chart.js";
 import { h, replace } from "./dom.js";
@@ -12,10 +12,10 @@ import { explain } from "./outcomes.js";
 import { problemText } from "./problems.js";
 import { seatOf } from "./seats.js";
 import { loadGlossary } from "./terms.js";
-import { verifyGame } from "./verify.js";
+import { verifyEvents, verifyHead } from "./verify.js";
 import { describe, gameName } from "./words.js";
 
-const exports = new Map(); // game → Promise of its export (a finished game's never changes)
+const games = new Map(); // game → Promise of {game, events} (a finished game's never change)
 const link = (gameId, version) => `#/replay/${gameId}/${version}`;
 
 export function showReplay(root, gameId, version) {
@@ -40,21 +40,22 @@ class ReplayPage {
 
   async start() {
     replace(this.root, h("section", { id: "replay", "data-game": this.gameId }, h("p", {}, t("replay.loading"))));
-    await loadGlossary();
-    if (!exports.has(this.gameId)) exports.set(this.gameId, exportOf(this.gameId));
+    const glossary = loadGlossary();
+    if (!games.has(this.gameId)) games.set(this.gameId, loadGame(this.gameId));
     try {
-      this.exported = await exports.get(this.gameId);
+      ({ game: this.game, events: this.events } = await games.get(this.gameId));
     } catch (error) {
-      exports.delete(this.gameId);
+      games.delete(this.gameId);
       return this.fail(problemText(error));
     }
-    if (!this.exported.header.complete) {
-      exports.delete(this.gameId);
+    if (this.game.status !== "finished") {
+      games.delete(this.gameId);
       return this.fail(t("replay.not_over"), true);
     }
-    this.events = this.exported.events;
-    this.total = this.exported.header.version;
-    this.type = this.exported.header.type;
+    await glossary;
+    if (this.stopped) return;
+    this.total = this.game.version;
+    this.type = this.game.type;
     this.layout();
     await this.goto(Math.min(Math.max(this.version || this.total, 1), this.total), false);
     this.verify();
@@ -106,11 +107,7 @@ class ReplayPage {
   }
 
   name(seat) {
-    if (seat === null || seat === undefined) return t("who.nobody");
-    const seats = this.exported.header.seats || [];
-    const info = seats[seat];
-    if (info && info.name) return info.name;
-    return info && info.kind === "bot" ? t("who.bot", seat) : t("who.seat", seat);
+    return seat === null || seat === undefined ? t("who.nobody") : seatName(this.game, seat);
   }
 
   shareLink() {
@@ -162,7 +159,7 @@ class ReplayPage {
       why.length ? h("ul", { class: "why" }, why.map((line) => h("li", {}, line))) : null);
     replace(this.root.querySelector("#trick"), trickView(view, who));
     replace(this.root.querySelector("#game-state"), stateView(view, who));
-    replace(this.root.querySelector("#seats"), seatItems({ ...view, seats: view.seats.map((s) => ({ ...s, name: s.name || this.name(s.seat) })) }, null));
+    replace(this.root.querySelector("#seats"), seatItems(view, null));
     for (const item of this.root.querySelectorAll("#moves li")) {
       const current = Number(item.dataset.version) === version;
       item.classList.toggle("current", current);
@@ -187,18 +184,41 @@ class ReplayPage {
       chart(seriesOf(this.type, this.events, view.seats.length), view.seats.map((s) => name(s.seat))));
   }
 
+  // The badge: the signed head and the audit first; every event too when the reader asks.
   async verify() {
-    const result = await verifyGame(this.gameId, this.exported);
+    const head = await verifyHead(this.gameId);
     if (this.stopped) return;
+    this.showBadge(head.checks, head.audit !== null);
+    this.head = head;
+  }
+
+  async verifyEvents() {
+    const button = this.root.querySelector("#check-events");
+    if (button) button.disabled = true;
+    const more = await verifyEvents(this.gameId, this.head ? this.head.audit : null);
+    if (!this.stopped) this.showBadge([...this.head.checks, ...more], false, true);
+  }
+
+  // `open`: the details stay open for the reader who asked for them.
+  showBadge(checks, offerMore, open = false) {
+    const ok = checks.every((c) => c.ok);
     const badge = this.root.querySelector("#verified");
-    badge.className = `badge ${result.ok ? "ok" : "bad"}`;
-    badge.dataset.verified = String(result.ok);
-    const failed = result.checks.find((c) => !c.ok);
+    badge.className = `badge ${ok ? "ok" : "bad"}`;
+    badge.dataset.verified = String(ok);
+    const text = (c) => t(c.check === "failed_load" || c.check === "unsupported" ? `verify.${c.check}` : `verify.check.${c.check}`);
+    const failed = checks.find((c) => !c.ok);
     replace(badge,
-      h("strong", {}, result.ok ? `✓ ${t("verify.ok")}` : `✗ ${t("verify.bad")}`), " ",
-      h("details", {}, h("summary", {}, result.ok ? t("verify.ok.detail") : t("verify.bad.detail", t(`verify.${failed.check === "failed_load" || failed.check === "unsupported" ? failed.check : `check.${failed.check}`}`))),
-        h("ul", {}, result.checks.map((c) => h("li", { "data-check": c.check, class: c.ok ? "ok" : "bad" },
-          `${c.ok ? "✓" : "✗"} ${t(c.check === "failed_load" || c.check === "unsupported" ? `verify.${c.check}` : `verify.check.${c.check}`)}`))),
+      h("strong", {}, ok ? `✓ ${t("verify.ok")}` : `✗ ${t("verify.bad")}`), " ",
+      h("details", { open }, h("summary", {}, ok ? t("verify.ok.detail") : t("verify.bad.detail", text(failed))),
+        h("ul", {}, checks.map((c) => h("li", { "data-check": c.check, class: c.ok ? "ok" : "bad" }, `${c.ok ? "✓" : "✗"} ${text(c)}`))),
+        offerMore ? h("p", {}, h("button", { type: "button", id: "check-events", onclick: () => this.verifyEvents() }, t("verify.more"))) : null,
         h("p", {}, h("a", { href: `/games/${this.gameId}/audit` }, t("replay.audit_raw")))));
   }
+}
+
+// A finished game's final view (its type, seats and version) and every event, all public now.
+async function loadGame(gameId) {
+  const { data: game } = await api.game(gameId, null);
+  const events = game.status === "finished" ? await allEvents(gameId, null) : [];
+  return { game, events };
 }

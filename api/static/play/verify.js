@@ -2,6 +2,8 @@
 // event's hash from the export (RFC 8785 canonical JSON, SHA-256), check each deal against its
 // commitment, and verify the head's Ed25519 signature (WebCrypto) with the key of /audit-key; then
 // read the server's own audit for what a browser cannot redo (re-deciding every move by the rules).
+// The signature and the audit make the badge; the export (as big as the whole log) is checked on
+// request.
 
 import { api, exportOf } from "./api.js";
 
@@ -54,36 +56,53 @@ async function dealsHold(events) {
   return true;
 }
 
-async function signatureHolds(header, key) {
-  if (!header.head_signature) return false;
-  const message = canonical({ chain_head: header.chain_head, game_id: header.game_id,
-    purpose: "cardroom-chain-head", version: header.version });
+async function signatureHolds(gameId, head, version, signature, key) {
+  if (!head || !signature) return false;
+  const message = canonical({ chain_head: head, game_id: gameId, purpose: "cardroom-chain-head", version });
   const publicKey = await crypto.subtle.importKey("raw", fromBase64(key.public_key), { name: "Ed25519" }, false, ["verify"]);
-  return crypto.subtle.verify({ name: "Ed25519" }, publicKey, fromBase64(header.head_signature), encoder.encode(message));
+  return crypto.subtle.verify({ name: "Ed25519" }, publicKey, fromBase64(signature), encoder.encode(message));
 }
 
-// Resolves to {ok, checks: [{check, ok}], audit, exported}: `check` names a verify.check.* text.
-export async function verifyGame(gameId, exported = null) {
-  let key;
+const check = (name, ok) => ({ check: name, ok: Boolean(ok) });
+
+// The badge: the head the server's audit reports, its Ed25519 signature checked here against
+// /audit-key (and the key against its id), and the audit's own verdicts (it re-decided every
+// move, which a browser cannot). Resolves to {ok, checks: [{check, ok}], audit, key}; `check`
+// names a verify.check.* text.
+export async function verifyHead(gameId) {
   let audit;
+  let key;
   try {
-    [exported, { data: audit }, { data: key }] = await Promise.all([
-      exported || exportOf(gameId), api.audit(gameId), api.auditKey()]);
+    [{ data: audit }, { data: key }] = await Promise.all([api.audit(gameId), api.auditKey()]);
   } catch {
-    return { ok: false, checks: [{ check: "failed_load", ok: false }], audit: null, exported };
+    return { ok: false, checks: [check("failed_load", false)], audit: null, key: null };
+  }
+  const checks = [
+    check("key", (await sha256(fromBase64(key.public_key))).slice(0, 16) === key.key_id && audit.key_id === key.key_id),
+  ];
+  try {
+    checks.push(check("signature", await signatureHolds(gameId, audit.chain_head, audit.version, audit.head_signature, key)));
+  } catch {
+    checks.push(check("unsupported", false)); // no Ed25519 in this browser's WebCrypto
+  }
+  checks.push(check("audit", audit.chain_ok && audit.rules_ok && audit.state_matches
+    && audit.deals_verified !== false && audit.signature_ok !== false));
+  return { ok: checks.every((c) => c.ok), checks, audit, key };
+}
+
+// The deeper check, on request (it downloads the whole export): every event's hash recomputed
+// here, linking up to the signed head, and every deal against its commitment.
+export async function verifyEvents(gameId, audit) {
+  let exported;
+  try {
+    exported = await exportOf(gameId);
+  } catch {
+    return [check("failed_load", false)];
   }
   const { header, events } = exported;
-  const checks = [];
-  const add = (check, ok) => checks.push({ check, ok: Boolean(ok) });
-  add("key", (await sha256(fromBase64(key.public_key))).slice(0, 16) === key.key_id && header.key_id === key.key_id);
-  add("chain", header.complete && (await chainHolds(header, events)));
-  add("head", audit.chain_head === header.chain_head && audit.version === header.version);
-  try {
-    add("signature", await signatureHolds(header, key));
-  } catch {
-    add("unsupported", false); // no Ed25519 in this browser's WebCrypto
-  }
-  add("deals", await dealsHold(events));
-  add("audit", audit.chain_ok && audit.rules_ok && audit.state_matches && audit.deals_verified !== false && audit.signature_ok !== false);
-  return { ok: checks.every((c) => c.ok), checks, audit, exported };
+  return [
+    check("chain", header.complete && (await chainHolds(header, events))),
+    check("head", audit && header.chain_head === audit.chain_head && header.version === audit.version),
+    check("deals", await dealsHold(events)),
+  ];
 }
