@@ -62,8 +62,9 @@ class ReplayPage {
   }
 
   fail(text, toTable = false) {
+    if (this.stopped) return; // the reader has gone elsewhere meanwhile
     replace(this.root, h("section", { id: "replay", "data-game": this.gameId },
-      h("h1", {}, t("replay.title", "")), h("p", { id: "problem", role: "alert" }, text),
+      h("h1", {}, t("replay.heading")), h("p", { id: "problem", role: "alert" }, text),
       h("p", {}, toTable ? [h("a", { href: `#/games/${this.gameId}` }, t("replay.to_table")), " · "] : null,
         h("a", { href: "#/" }, t("table.back")))));
   }

@@ -294,6 +294,7 @@ export default {
   "glossary.intro": "The words of the four games, as this site uses them. On a table, every such word explains itself when you point at it, tap it or move the keyboard focus onto it.",
 
   // the replay viewer
+  "replay.heading": "Replay",
   "replay.title": (game) => `Replay: ${game}`,
   "replay.not_over": "This game is not over yet: its replay opens once it ends.",
   "replay.to_table": "Go to the table",

@@ -314,6 +314,7 @@ export default {
   "glossary.title": "Glossaire",
   "glossary.intro": "Les mots des quatre jeux, tels que ce site les emploie. À une table, chacun de ces mots s'explique quand on le survole, qu'on le touche ou qu'on y place le focus du clavier.",
 
+  "replay.heading": "Revoir une partie",
   "replay.title": (game) => `Revoir : ${game}`,
   "replay.not_over": "Cette partie n'est pas finie : on pourra la revoir quand elle sera terminée.",
   "replay.to_table": "Aller à la table",
