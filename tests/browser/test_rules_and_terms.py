@@ -59,15 +59,17 @@ def test_each_game_s_guide_opens_from_the_lobby_in_the_page_s_language(open_page
 def test_the_table_explains_its_terms_on_focus_hover_and_tap_and_opens_the_guide(open_page):
     browsing = open_page("desktop")
     create_table(browsing, "st_patrick", 3, ["bot:basic", "bot:basic"])
-    page = TablePage(browsing).page
+    table = TablePage(browsing)
+    page = table.page
+    table.wait_for_my_turn_or_the_end()  # the game waits for us alone: the table stays still
+    page.wait_for_function("() => document.querySelectorAll('#seats .seat.to-act').length === 1")
     page.wait_for_selector("#seats button.term[data-term=life]")
     terms = page.eval_on_selector_all("#table button.term", "(bs) => bs.map((b) => b.dataset.term)")
     assert {"life", "relic", "bite", "hand", "phase", "round"} <= set(terms), terms
 
-    life = page.locator("#seats button.term[data-term=life]").first
     described = page.evaluate(
-        "(b) => document.getElementById(b.getAttribute('aria-describedby')).textContent",
-        life.element_handle(),
+        "() => { const b = document.querySelector('#seats button.term[data-term=life]');"
+        " return document.getElementById(b.getAttribute('aria-describedby')).textContent; }"
     )
     assert "20" in described  # "everyone starts with 20 and the highest life at the end wins"
 

@@ -278,7 +278,10 @@ class TablePage {
     if (!view) return;
     const root = this.root.querySelector("#table");
     const focused = document.activeElement && document.activeElement.closest?.("#table") ? document.activeElement : null;
-    const focusKey = focused && focused.dataset.suit ? `card:${focused.dataset.suit}:${focused.dataset.rank}` : focused?.id;
+    const focusKey = !focused ? null
+      : focused.dataset.suit ? `card:${focused.dataset.suit}:${focused.dataset.rank}`
+        : focused.dataset.term ? `term:${[...this.root.querySelectorAll("button.term")].indexOf(focused)}`
+          : focused.id;
     root.dataset.version = view.version;
     root.dataset.status = view.status;
     if (view.you) root.dataset.seat = view.you.seat;
@@ -312,11 +315,18 @@ class TablePage {
     if (first) first.focus({ preventScroll: true });
   }
 
+  // The focused control again once the table is drawn anew: the same card, the term at the
+  // same place (terms are redrawn with their seat), or the control of the same id.
   refocus(key) {
-    const target = key.startsWith("card:")
-      ? this.root.querySelector(`button.card[data-suit="${key.split(":")[1]}"][data-rank="${key.split(":")[2]}"]:not([disabled])`)
-      : this.root.querySelector(`#${CSS.escape(key)}`);
-    if (target) target.focus();
+    let target;
+    if (key.startsWith("card:")) {
+      target = this.root.querySelector(`button.card[data-suit="${key.split(":")[1]}"][data-rank="${key.split(":")[2]}"]:not([disabled])`);
+    } else if (key.startsWith("term:")) {
+      target = this.root.querySelectorAll("button.term")[Number(key.slice(5))];
+    } else {
+      target = this.root.querySelector(`#${CSS.escape(key)}`);
+    }
+    if (target && target !== document.activeElement) target.focus();
   }
 
   renderStatus(view) {
