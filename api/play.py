@@ -67,3 +67,17 @@ def asset(name: str):
     response = send_from_directory(STATIC, name, max_age=0)
     response.headers["Cache-Control"] = "no-cache"  # revalidated by ETag: cheap, never stale
     return page_headers(response)
+
+
+GUIDES = STATIC / "guides"
+
+
+@bp.get("/play/guides/<name>")
+def guide(name: str):
+    """A game's "How to play" guide or the glossary, in Markdown, as the page renders it (the
+    same files as docs/rules/guides/)."""
+    if not name.endswith(".md"):
+        raise NotFound(f"no guide {name!r} here: the guides are <game>.<language>.md")
+    response = send_from_directory(GUIDES, name, max_age=0, mimetype="text/markdown")
+    response.headers["Cache-Control"] = "no-cache"
+    return page_headers(response)

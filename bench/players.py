@@ -1,7 +1,7 @@
 """HTTP players for the benchmarks: games driven through the public API.
 
 By default every action is built mechanically from the first `you.legal_actions` template
-(API.md): `min`/`max` -> `count`; `count` + `cards` -> that many cards; `cards` alone -> one
+(docs/api.md): `min`/`max` -> `count`; `count` + `cards` -> that many cards; `cards` alone -> one
 `card`. With a policy such as "basic", the client plays the way that bot would, from the same
 view (useful to make St Patrick games last long enough to reach high versions).
 """

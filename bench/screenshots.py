@@ -1,11 +1,13 @@
-"""Screenshots of the web client (`/play`) for docs/screenshots: each game mid-play at phone
-(360x740) and desktop (1280x800) size, and its result screen.
+"""Screenshots of the web client (`/play`) for docs/screenshots, in English and in French: the
+lobby, each game mid-play at phone (360x740) and desktop (1280x800) size, its result screen at
+both sizes, the replay viewer with its verified badge, a guide and the glossary.
 
     .venv/bin/python bench/screenshots.py            # starts its own service, as `make run` does
-    .venv/bin/python bench/screenshots.py --url http://127.0.0.1:8000
+    .venv/bin/python bench/screenshots.py --url http://127.0.0.1:8000 --languages fr
 
-Plays as seat 0 against `basic` bots by clicking the page, the way a person would. Needs Debian's
-Chromium (`apt-get install chromium`); never downloads a browser.
+Plays as seat 0 against `basic` bots by clicking the page, the way a person would, in a browser
+whose language is the one pictured (the page follows it). Needs Debian's Chromium (`apt-get
+install chromium`); never downloads a browser. Files: `<page>-<language>-<size>.png`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import time
 from contextlib import nullcontext
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.service import started_service  # noqa: E402
@@ -25,12 +27,13 @@ from bench.service import started_service  # noqa: E402
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
+LOCALES = {"en": "en-GB", "fr": "fr-FR"}
 # How many of your own moves to make before the mid-game picture: far enough in that the
 # game's own table state shows (relics taken, river filled, tricks won).
 MOVES_BEFORE_PICTURE = {
     "st_patrick": 5,
     "ouroboros_trick": 3,
-    "trick_and_snipers": 4,
+    "trick_and_snipers": 2,  # a game may end after three tricks
     "saint_poker": 4,
 }
 PLAYERS = {"st_patrick": 4, "ouroboros_trick": 4, "trick_and_snipers": 4, "saint_poker": 3}
@@ -49,10 +52,19 @@ def my_move(page: Page) -> bool:
         page.click("#send-count")
         return True
     if page.query_selector("#send-cards"):
-        need = int(page.text_content(".picked").split(" of ")[1].split()[0])
-        for i in range(need):
-            page.locator("#hand button.card.legal").nth(i).click()
-        page.click("#send-cards")
+        # One card at a time, each click seen pressed before the next (the hand redraws).
+        unpicked = '#hand button.card.legal:not([aria-pressed="true"]):not([disabled])'
+        for picked in range(1, 20):
+            if page.is_enabled("#send-cards") or not page.locator(unpicked).count():
+                break
+            page.locator(unpicked).first.click()
+            page.wait_for_function(
+                "(n) => document.querySelectorAll('#hand button.card[aria-pressed=\"true\"]')"
+                ".length >= n || !document.querySelector('#send-cards')",
+                arg=picked,
+            )
+        if page.query_selector("#send-cards"):
+            page.click("#send-cards")
         return True
     legal = page.locator("#table button.card.legal")
     if legal.count():
@@ -74,15 +86,22 @@ def wait_for_turn_or_end(page: Page, timeout: float = 30.0) -> None:
     )
 
 
-def shoot(page: Page, name: str, size: dict) -> None:
+def shoot(page: Page, name: str, size: dict, full_page: bool | None = None) -> None:
     page.set_viewport_size(size)
     time.sleep(0.3)  # let the layout settle at the new size
     path = OUT / f"{name}.png"
-    page.screenshot(path=str(path), full_page=size is PHONE)
+    page.screenshot(path=str(path), full_page=size is PHONE if full_page is None else full_page)
     print(f"  wrote {path.relative_to(OUT.parents[1])}", flush=True)
 
 
-def play_game(page: Page, url: str, game_type: str) -> None:
+def both_sizes(page: Page, name: str, lang: str) -> None:
+    shoot(page, f"{name}-{lang}-desktop", DESKTOP)
+    shoot(page, f"{name}-{lang}-phone", PHONE)
+    page.set_viewport_size(DESKTOP)
+
+
+def play_game(page: Page, url: str, game_type: str, lang: str) -> str:
+    """Plays a whole game, photographed mid-play and at its result; returns its id."""
     page.set_viewport_size(DESKTOP)
     page.goto(f"{url}/play")
     page.wait_for_selector("#create-table")
@@ -91,40 +110,63 @@ def play_game(page: Page, url: str, game_type: str) -> None:
     page.fill("#name", "Ann")
     page.click("#create-table")
     page.wait_for_selector("#table[data-status=active]")
+    game_id = page.url.split("#/games/", 1)[1]
     moves = 0
     while page.get_attribute("#table", "data-status") != "finished":
         wait_for_turn_or_end(page)
         if moves == MOVES_BEFORE_PICTURE[game_type]:
-            shoot(page, f"{game_type}-desktop", DESKTOP)
-            shoot(page, f"{game_type}-phone", PHONE)
-            page.set_viewport_size(DESKTOP)
+            both_sizes(page, game_type, lang)
         if my_move(page):
             moves += 1
             page.wait_for_timeout(150)
     page.wait_for_selector("#result svg#chart")
+    page.wait_for_timeout(300)
     page.evaluate("document.querySelector('#result').scrollIntoView()")
-    shoot(page, f"{game_type}-result-desktop", DESKTOP)
+    shoot(page, f"{game_type}-result-{lang}-desktop", DESKTOP)
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    page.evaluate("document.querySelector('#result').scrollIntoView()")
+    shoot(page, f"{game_type}-result-{lang}-phone", PHONE, full_page=False)
+    return game_id
+
+
+def pictures(browser: Browser, url: str, games: list[str], lang: str) -> None:
+    context = browser.new_context(locale=LOCALES[lang], viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(f"{url}/play")
+    page.wait_for_selector("#game-types li[data-type]")
+    both_sizes(page, "lobby", lang)
+    page.goto(f"{url}/play#/rules/st_patrick")
+    page.wait_for_selector("#guide .guide-body h2")
+    shoot(page, f"guide-{lang}-phone", PHONE, full_page=False)
+    page.goto(f"{url}/play#/glossary")
+    page.wait_for_selector("#glossary .entry")
+    shoot(page, f"glossary-{lang}-desktop", DESKTOP, full_page=False)
+    page.set_viewport_size(DESKTOP)
+    finished = None
+    for number, game_type in enumerate(games, 1):
+        print(f"[{lang} {number}/{len(games)}] {game_type}", flush=True)
+        finished = play_game(page, url, game_type, lang)
+    if finished:
+        page.goto(f"{url}/play#/replay/{finished}/12")
+        page.wait_for_selector("#verified[data-verified]", timeout=30_000)
+        both_sizes(page, "replay", lang)
+    context.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="a running Cardroom (default: start one)")
     parser.add_argument("--games", nargs="*", default=list(MOVES_BEFORE_PICTURE))
+    parser.add_argument("--languages", nargs="*", default=list(LOCALES), choices=list(LOCALES))
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     service = nullcontext(None) if args.url else started_service()
     with service as started, sync_playwright() as p:
         url = args.url or started.url
         browser = p.chromium.launch(executable_path=chromium(), headless=True)
-        for number, game_type in enumerate(args.games, 1):
-            print(f"[{number}/{len(args.games)}] {game_type}", flush=True)
-            page = browser.new_page()
-            page.goto(f"{url}/play")
-            if number == 1:
-                page.wait_for_selector("#create-table")
-                shoot(page, "lobby-desktop", DESKTOP)
-            play_game(page, url, game_type)
-            page.close()
+        for lang in args.languages:
+            pictures(browser, url, args.games, lang)
         browser.close()
 
 

@@ -1,6 +1,6 @@
 """Action templates (`you.legal_actions`) and the bodies they become.
 
-API.md's rule: with min/max send a count; with count and cards send that many cards; with cards
+docs/api.md's rule: with min/max send a count; with count and cards send that many cards; with cards
 alone send one card; otherwise just the type. Every template also carries that rule worked out
 for itself in `send`, so that a client needs no game-specific code: each key of `send` is a field
 of the body, and its value says what to put there:
@@ -25,7 +25,7 @@ from domain.game_type import Rng
 
 
 def send_of(template: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """The body a template becomes, field by field (API.md's rule, machine-readable)."""
+    """The body a template becomes, field by field (docs/api.md's rule, machine-readable)."""
     send: dict[str, dict[str, Any]] = {"type": {"value": template["type"]}}
     if "min" in template and "max" in template:
         send["count"] = {"min": template["min"], "max": template["max"]}

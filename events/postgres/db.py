@@ -32,7 +32,7 @@ def make_pool(
 ) -> ConnectionPool:
     # Server-side limits so a stuck request cannot hold a game's row lock (or the global
     # reader's xmin) for long; the pool wait timeout turns exhaustion, or a database that
-    # went away, into a 503 within seconds rather than a hang (API.md: within 5 s).
+    # went away, into a 503 within seconds rather than a hang (docs/api.md: within 5 s).
     options = (
         f"-c statement_timeout={statement_timeout_ms}"
         f" -c idle_in_transaction_session_timeout={idle_in_transaction_timeout_ms}"

@@ -1,5 +1,5 @@
 """Playing through the HTTP API the way an outside client would: actions built mechanically
-from `you.legal_actions` templates (`action_from`, the rule of API.md)."""
+from `you.legal_actions` templates (`action_from`, the rule of docs/api.md)."""
 
 from __future__ import annotations
 

@@ -4,8 +4,15 @@ from the package with a policy that keeps it on this server."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from api.play import STATIC
+from domain.games import GAME_TYPES
+
+ROOT = Path(__file__).resolve().parents[2]
+GUIDES = STATIC / "guides"
+DOCS_GUIDES = ROOT / "docs" / "rules" / "guides"
+LANGUAGES = ("en", "fr")
 
 
 def test_the_landing_page_leads_a_person_to_play_and_to_the_docs(client) -> None:
@@ -35,8 +42,83 @@ def test_every_file_the_page_references_is_served_with_its_type(client) -> None:
 
 def test_every_module_a_script_imports_exists_and_is_served(client) -> None:
     for script in STATIC.glob("*.js"):
-        for name in re.findall(r'from "\./([\w.]+)"', script.read_text(encoding="utf-8")):
+        text = script.read_text(encoding="utf-8")
+        names = re.findall(r'(?:from |import\()"\./([\w.]+)"', text)
+        names += [f"{name}.js" for name in re.findall(r'^  \[.*?, "(\w+)", \(m', text, re.M)]
+        for name in names:  # static imports, dynamic ones, and app.js's pages
             assert client.get(f"/play/assets/{name}").status_code == 200, (script.name, name)
+    for lang in LANGUAGES:  # i18n.js imports text.<lang>.js by name
+        response = client.get(f"/play/assets/text.{lang}.js")
+        assert response.status_code == 200 and response.mimetype == "text/javascript", lang
+
+
+def _keys(path: Path) -> list[str]:
+    """The top-level keys of a text.<lang>.js file: each is a line `  "key": …`."""
+    return re.findall(r'^  "([\w.-]+)":', path.read_text(encoding="utf-8"), re.MULTILINE)
+
+
+def test_the_french_text_has_every_english_string_and_no_other() -> None:
+    english, french = _keys(STATIC / "text.en.js"), _keys(STATIC / "text.fr.js")
+    assert len(english) > 250 and len(set(english)) == len(english)
+    assert sorted(english) == sorted(french), set(english) ^ set(french)
+
+
+def test_every_game_has_a_guide_in_each_language_served_as_markdown(client) -> None:
+    for game in GAME_TYPES:
+        for lang in LANGUAGES:
+            response = client.get(f"/play/guides/{game}.{lang}.md")
+            assert response.status_code == 200, (game, lang)
+            assert response.content_type == "text/markdown; charset=utf-8"
+            assert response.get_data(as_text=True).startswith("# ")
+
+
+def test_the_glossary_defines_the_same_terms_in_both_languages() -> None:
+    def terms(lang: str) -> list[str]:
+        text = (GUIDES / f"glossary.{lang}.md").read_text(encoding="utf-8")
+        return re.findall(r"^- \*\*.+?\*\*: .+ <!-- ([\w-]+) -->$", text, re.MULTILINE)
+
+    assert len(terms("en")) >= 30 and terms("en") == terms("fr")
+
+
+def test_the_terms_the_table_explains_are_in_the_glossary() -> None:
+    glossary = (GUIDES / "glossary.en.md").read_text(encoding="utf-8")
+    used = set()
+    for script in ("games.js", "board.js"):
+        text = (STATIC / script).read_text(encoding="utf-8")
+        used |= set(re.findall(r'term\("([\w-]+)"', text))
+        used |= set(re.findall(r'\["\w+", "([\w-]+)"\]', text))  # FIGURES: [field, term]
+        used |= set(re.findall(r'fact\("\w+", "([\w-]+)"', text))
+    assert len(used) > 20
+    missing = sorted(key for key in used if f"<!-- {key} -->" not in glossary)
+    assert not missing, missing
+
+
+def test_the_guides_in_docs_are_the_ones_the_page_shows() -> None:
+    served = sorted(path.name for path in GUIDES.glob("*.md"))
+    assert served == sorted(path.name for path in DOCS_GUIDES.glob("*.md"))
+    for name in served:
+        assert (GUIDES / name).read_bytes() == (DOCS_GUIDES / name).read_bytes(), (
+            f"docs/rules/guides/{name} differs from the page's: "
+            "cp api/static/play/guides/*.md docs/rules/guides/"
+        )
+
+
+def test_no_file_of_the_repository_points_to_the_shared_api_md() -> None:
+    """The HTTP contract in the project's words is docs/api.md; nothing names another."""
+    tracked = [
+        path
+        for pattern in ("*.md", "*.py", "*.js", "*.yaml", "*.toml", "Makefile")
+        for path in ROOT.rglob(pattern)
+        if not {".venv", "node_modules", ".git"} & set(path.parts)
+    ]
+    naming = [
+        str(path.relative_to(ROOT))
+        for path in tracked
+        if re.search(r"(?<![\w/])API\.md", path.read_text(encoding="utf-8", errors="replace"))
+        and path.name != "test_play_page.py"
+    ]
+    assert not naming, naming
+    assert (ROOT / "docs" / "api.md").is_file()
 
 
 def test_no_script_refers_to_another_origin(client) -> None:

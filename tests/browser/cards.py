@@ -4,7 +4,9 @@ value such as aria-label or title, and `data-suit`/`data-rank` pairs on one elem
 
 Covers the suits of all four games: St Patrick clover/cross/harp/snake 1-9; Ouroboros Trick and
 Trick & Snipers red/yellow/green/blue; Saint Poker spades/hearts/diamonds/clubs 2-14, whose ranks
-11-14 a page may name jack, queen, king and ace.
+11-14 a page may name jack, queen, king and ace. And the same cards in French, as the page names
+them: "9 de trèfle", "7 rouge", "dame de cœur" ("trèfle" is both St Patrick's clover and poker's
+clubs, so it counts as either).
 """
 
 from __future__ import annotations
@@ -39,6 +41,18 @@ SUIT_RANK = re.compile(rf"\b({_SUIT})\s+({_RANK})\b", re.IGNORECASE)
 SYMBOL = re.compile(rf"(?<![\w])(10|[2-9]|[JQKA])\s?([{_SYMBOL}])")
 REPR = re.compile(rf"suit\W+({_SUIT})\W+rank\W+(\d{{1,2}})\b", re.IGNORECASE)
 
+FRENCH_OF = {  # "<rank> de <suit>"
+    "trèfle": ("clover", "clubs"), "croix": ("cross",), "harpe": ("harp",),
+    "serpent": ("snake",), "pique": ("spades",), "cœur": ("hearts",), "coeur": ("hearts",),
+    "carreau": ("diamonds",),
+}  # fmt: skip
+FRENCH_COLOURS = {"rouge": "red", "jaune": "yellow", "vert": "green", "bleu": "blue"}
+FRENCH_RANKS = {"valet": 11, "dame": 12, "roi": 13, "as": 14}
+FRENCH_OF_SUIT = re.compile(
+    rf"\b(\d{{1,2}}|valet|dame|roi|as)\s+de\s+({'|'.join(FRENCH_OF)})s?\b", re.IGNORECASE
+)
+FRENCH_COLOUR = re.compile(r"\b(\d{1,2})\s+(rouge|jaune|verte?|bleue?)s?\b", re.IGNORECASE)
+
 
 def suit_of(word: str) -> str:
     word = word.lower()
@@ -61,6 +75,14 @@ def cards_in_text(text: str) -> Iterator[Card]:
         yield SUIT_SYMBOLS[match[2]], rank
     for match in REPR.finditer(text):
         yield suit_of(match[1]), int(match[2])
+    for match in FRENCH_OF_SUIT.finditer(text):
+        word = match[1].lower()
+        rank = FRENCH_RANKS[word] if word in FRENCH_RANKS else int(word)
+        for suit in FRENCH_OF[match[2].lower()]:
+            yield suit, rank
+    for match in FRENCH_COLOUR.finditer(text):
+        word = match[2].lower()
+        yield FRENCH_COLOURS[{"verte": "vert", "bleue": "bleu"}.get(word, word)], int(match[1])
 
 
 def cards_in_json(value: Any, path: str = "$") -> Iterator[tuple[str, Card]]:
@@ -123,10 +145,20 @@ def cards_of(values: Iterable[dict]) -> set[Card]:
     return {(value["suit"], value["rank"]) for value in values}
 
 
-def card_name(card: Card) -> str:
-    """How the page names a card ("9 of clover", "queen of hearts")."""
+def card_name(card: Card, language: str = "en") -> str:
+    """How the page names a card: "9 of clover", "queen of hearts"; in French "9 de trèfle",
+    "7 rouge", "dame de cœur"."""
+    poker = card[0] in POKER_SUITS.values()
+    if language == "fr":
+        faces = {rank: name for name, rank in FRENCH_RANKS.items()}
+        rank = faces.get(card[1], str(card[1])) if poker else str(card[1])
+        colours = {suit: word for word, suit in FRENCH_COLOURS.items()}
+        if card[0] in colours:
+            return f"{rank} {colours[card[0]]}"
+        suits = {"clubs": "trèfle"} | {s[0]: w for w, s in FRENCH_OF.items() if w != "coeur"}
+        return f"{rank} de {suits[card[0]]}"
     names = {rank: name for name, rank in RANK_NAMES.items()}
-    rank = names.get(card[1], str(card[1])) if card[0] in POKER_SUITS.values() else str(card[1])
+    rank = names.get(card[1], str(card[1])) if poker else str(card[1])
     return f"{rank} of {card[0]}"
 
 

@@ -27,6 +27,7 @@ import pytest
 from events.settings import Settings
 from tests.api.conftest import app, start_worker, stop_worker  # noqa: F401 (a fixture)
 from tests.api.test_event_stream import serving
+from tests.browser.accessibility import HOW_TO_INSTALL, axe_source
 from tests.browser.chromium import find_chromium, unavailable_reason
 from tests.browser.pages import Browsing, new_browsing
 from tests.conftest import SESSION_ID, _required_env, temporary_database
@@ -63,6 +64,19 @@ def chromium_path() -> str:
     path = find_chromium()
     assert path is not None
     return path
+
+
+@pytest.fixture(scope="session")
+def axe(chromium_path: str) -> str:
+    """axe-core's source, for `accessibility.serious_violations`. Missing: a skip, or a failure
+    under REQUIRE_BROWSER_TESTS (CI installs it), saying how to install it."""
+    source = axe_source()
+    if source is None:
+        reason = f"axe-core is not installed for the browser tests ({HOW_TO_INSTALL})"
+        if os.environ.get("REQUIRE_BROWSER_TESTS"):
+            pytest.fail(f"REQUIRE_BROWSER_TESTS is set but {reason}", pytrace=False)
+        pytest.skip(reason)
+    return source
 
 
 @pytest.fixture(scope="session")
@@ -119,14 +133,15 @@ def browser(chromium_path: str):
 
 @pytest.fixture()
 def open_page(browser, live_server: LiveServer) -> Iterator[Callable[..., Browsing]]:
-    """`open_page("phone" | "desktop")`: a new browser context and page at that viewport,
-    recording every request, response, console error and page error. At the end of the test,
+    """`open_page("phone" | "desktop", locale=None)`: a new browser context and page at that
+    viewport (and browser language), recording every request, response, console error and page
+    error. At the end of the test,
     every request must have gone to the live server, no page may have thrown, and none may
     have been answered 429 (rate limits are at their defaults) or 5xx."""
     opened: list[Browsing] = []
 
-    def open_one(viewport: str = "desktop") -> Browsing:
-        browsing = new_browsing(browser, live_server.url, viewport)
+    def open_one(viewport: str = "desktop", locale: str | None = None) -> Browsing:
+        browsing = new_browsing(browser, live_server.url, viewport, locale)
         opened.append(browsing)
         return browsing
 
@@ -141,7 +156,7 @@ def open_page(browser, live_server: LiveServer) -> Iterator[Callable[..., Browsi
         refused = [  # a rate limit met at default limits, or a server error, is worth a look
             f"{r.method} {r.url} -> {r.status} {r.body}"
             for r in browsing.record.responses
-            if r.status == 429 or r.status >= 500
+            if (r.status == 429 or r.status >= 500) and r.url not in browsing.refusals_served
         ]
         if refused:
             problems.append(f"{browsing.name} got: {refused[:10]}")

@@ -30,6 +30,11 @@ class Browsing:
     base_url: str
     viewport: str
     name: str = field(default="")
+    refusals_served: set[str] = field(default_factory=set)  # URLs the test itself answers 5xx
+
+    def serve_refusals_at(self, url: str) -> None:
+        """The test answers `url` with 5xx on purpose: those answers are not the server's."""
+        self.refusals_served.add(url)
 
     def url(self, route: str = "") -> str:
         """The /play page at a hash route ("#/games/<id>"; "" for the lobby)."""
@@ -41,6 +46,10 @@ class Browsing:
     def memory(self) -> Any:
         """Everything the app holds (`window.cardroom.memory()`), as JSON."""
         return self.page.evaluate("() => JSON.parse(JSON.stringify(window.cardroom.memory()))")
+
+    def language(self) -> str:
+        """The page's `<html lang>`."""
+        return self.page.evaluate("() => document.documentElement.lang")
 
     def html(self) -> str:
         return self.page.evaluate("() => document.documentElement.outerHTML")
@@ -72,10 +81,14 @@ class Browsing:
 _count = 0
 
 
-def new_browsing(browser, base_url: str, viewport: str = "desktop") -> Browsing:
+def new_browsing(
+    browser, base_url: str, viewport: str = "desktop", locale: str | None = None
+) -> Browsing:
+    """`locale` ("fr-FR", "en-GB"): the browser's language, which the page follows until a
+    language is picked in its header (by default Chromium's own, English)."""
     global _count
     _count += 1
-    context = browser.new_context(**VIEWPORTS[viewport])
+    context = browser.new_context(**VIEWPORTS[viewport], **({"locale": locale} if locale else {}))
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     record = PageRecord().attach(page)

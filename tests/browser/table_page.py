@@ -10,7 +10,11 @@ played by clicks alone, through the DOM contract (ids, classes and data attribut
   Poker's `#river`, and the revealed cards beside it: any `#table button.card` counts), `legal`
   when usable, `disabled` otherwise, `aria-pressed` when picked; `button#send-cards`,
   `input#count` + `button#send-count`, `button[data-action]`, `#problem`, `#log li[data-version]`,
-  `#result` + `svg#chart polyline[data-seat]`, `button#leave`.
+  `#result` + `svg#chart polyline[data-seat]`, `button#leave`;
+- everywhere: `#offline` (the connection banner), `#language`, `#glossary-link`;
+- the replay (`#/replay/<id>/<version>`): `#replay[data-version][data-total]`, `#first`,
+  `#back`, `#forward`, `#last`, `#jump` + `#go`, `#moves li[data-version] a`, `#share-link`,
+  `#verified[data-verified]` with `li[data-check]` (`ok` or `bad`).
 """
 
 from __future__ import annotations

@@ -46,6 +46,8 @@ def test_a_second_browser_joins_through_the_share_link_and_both_see_each_other_s
 
     for table in (ada, bea):  # both pass their four cards by clicks
         table.make_one_move(table.wait_for_my_turn_or_the_end())
+    for table in (ada, bea):  # a bot's pass may show before ours is answered: wait for ours
+        assert [r.status for r in table.answered_actions(1)] == [201]
     read = http_reader(live_server.url)
     passed = {
         e["seat"]: e["version"] for e in all_events(read, game_id) if e["type"] == "CardsPassed"

@@ -1,5 +1,8 @@
 // The public HTTP API, as any client calls it: JSON bodies, bearer tokens, idempotency keys,
-// and problems (RFC 9457) turned into errors that carry their `code`.
+// and problems (RFC 9457) turned into errors that carry their `code` (the page words an error by
+// its code, in the reader's language; the problem's English `detail` stays for developers).
+
+import { reachable, unreachable } from "./connection.js";
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -35,11 +38,13 @@ async function send(method, path, { token, body, headers = {}, idempotent = fals
       break;
     } catch (error) {
       if (attempt >= 1 || (method !== "GET" && !idempotent)) {
+        unreachable();
         throw new ApiError(0, { detail: "cannot reach the server" });
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
+  reachable();
   if (response.status === 304) return { status: 304, etag: response.headers.get("ETag") };
   const type = response.headers.get("Content-Type") || "";
   const data = type.includes("json") ? await response.json() : null;
@@ -61,7 +66,30 @@ export const api = {
     send("POST", `/games/${id}/actions`, { token, body: action, idempotent: true }),
   leave: (id, seat, token) => send("POST", `/games/${id}/seats/${seat}/leave`, { token }),
   streamTicket: (id, token) => send("POST", `/games/${id}/stream-ticket`, { token }),
+  replay: (id, version, token) => send("GET", `/games/${id}/replay?version=${version}`, { token }),
+  audit: (id) => send("GET", `/games/${id}/audit`),
+  auditKey: () => send("GET", "/audit-key"),
 };
+
+// A finished game's export: its header and every event with the fields the hash chain covers.
+export async function exportOf(id) {
+  let response;
+  try {
+    response = await fetch(`/games/${id}/export`, { cache: "no-store", credentials: "omit" });
+  } catch {
+    unreachable();
+    throw new ApiError(0, { detail: "cannot reach the server" });
+  }
+  reachable();
+  const text = await response.text();
+  if (!response.ok) {
+    let problem = {};
+    try { problem = JSON.parse(text); } catch { /* not a problem document */ }
+    throw new ApiError(response.status, problem);
+  }
+  const lines = text.split("\n").filter((line) => line.trim());
+  return { header: JSON.parse(lines[0]), events: lines.slice(1).map((line) => JSON.parse(line)), lines };
+}
 
 // Every event of a game the caller may see, oldest first, page by page.
 export async function allEvents(id, token, after = 0) {

@@ -1,6 +1,7 @@
 // Cards: their names in words, the order a hand is shown in, and how one is drawn.
 
 import { h, s } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const SUITS = {
   st_patrick: ["clover", "cross", "harp", "snake"],
@@ -8,21 +9,17 @@ export const SUITS = {
   trick_and_snipers: ["red", "yellow", "green", "blue"],
   saint_poker: ["spades", "hearts", "diamonds", "clubs"],
 };
-const FACES = { 11: ["J", "jack"], 12: ["Q", "queen"], 13: ["K", "king"], 14: ["A", "ace"] };
-
 const isPoker = (card) => ["spades", "hearts", "diamonds", "clubs"].includes(card.suit);
 
+// The letter on a face card (J Q K A; V D R A in French).
 export function rankLabel(card) {
-  return isPoker(card) && FACES[card.rank] ? FACES[card.rank][0] : String(card.rank);
+  return isPoker(card) && card.rank > 10 ? t("ranks.face", card.rank) : String(card.rank);
 }
 
-// "9 of clover", "queen of hearts": the accessible name, and how the log spells a card.
-export function cardName(card) {
-  const rank = isPoker(card) && FACES[card.rank] ? FACES[card.rank][1] : String(card.rank);
-  return `${rank} of ${card.suit}`;
-}
-
-export const cardList = (cards) => cards.map(cardName).join(", ");
+// "9 of clover", "queen of hearts" ("9 de trèfle", "dame de cœur"): the accessible name, and
+// how the log spells a card.
+export const cardName = (card) => t("card", card);
+export const cardList = (cards) => t("cards", cards);
 export const sameCard = (a, b) => a.suit === b.suit && a.rank === b.rank;
 export const cardKey = (card) => `${card.suit}:${card.rank}`;
 
@@ -87,6 +84,6 @@ export function cardFace(card, extraClass = "") {
   }, face(card));
 }
 
-export function cardBack(label = "a hidden card") {
+export function cardBack(label = t("card.hidden")) {
   return h("span", { class: "card back", role: "img", "aria-label": label });
 }

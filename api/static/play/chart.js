@@ -2,14 +2,15 @@
 // game, read from the event log (public in full once the game is finished).
 
 import { h, s } from "./dom.js";
+import { t } from "./i18n.js";
 
 function byRound(events, players, start, field, accumulate) {
-  const points = [{ label: "start", values: Array(players).fill(start) }];
+  const points = [{ x: 0, values: Array(players).fill(start) }];
   let values = [...points[0].values];
   for (const event of events) {
     if (event.type !== "RoundScored" || !event.data[field]) continue;
     values = accumulate ? values.map((v, i) => v + event.data[field][i]) : [...event.data[field]];
-    points.push({ label: `round ${event.data.round}`, values });
+    points.push({ x: event.data.round, values });
   }
   return points;
 }
@@ -21,7 +22,7 @@ function stPatrick(events, players) {
 }
 
 function trickAndSnipers(events, players) {
-  const points = [{ label: "start", values: Array(players).fill(0) }];
+  const points = [{ x: 0, values: Array(players).fill(0) }];
   let values = [...points[0].values];
   let trick = 0;
   for (const event of events) {
@@ -29,9 +30,9 @@ function trickAndSnipers(events, players) {
     trick += 1;
     values = [...values];
     if (event.data.point_to !== null && event.data.point_to !== undefined) values[event.data.point_to] += 1;
-    points.push({ label: `trick ${trick}`, values });
+    points.push({ x: trick, values });
   }
-  return { figure: "victory points", axis: "trick", points };
+  return { figure: "victory_points", axis: "trick", points };
 }
 
 // Cards a seat still owns (hand + pool): dealt, minus played, plus tricks won, minus discards;
@@ -45,7 +46,7 @@ function ouroboros(events, players) {
     const d = event.data;
     if (event.type === "HandDealt") values[d.seat] += d.cards ? d.cards.length : d.count;
     if (event.type === "CardPlayed") {
-      if (inTrick === 0) points.push({ label: trick ? `trick ${trick}` : "start", values: [...values] });
+      if (inTrick === 0) points.push({ x: trick, values: [...values] });
       inTrick += 1;
       values[d.seat] -= 1;
     }
@@ -57,8 +58,8 @@ function ouroboros(events, players) {
     if (event.type === "CardsDiscarded") values[d.seat] -= d.cards ? d.cards.length : d.count;
     values = [...values];
   }
-  points.push({ label: `trick ${trick}`, values: [...values] });
-  return { figure: "cards left (hand and pool)", axis: "trick", points };
+  points.push({ x: trick, values: [...values] });
+  return { figure: "cards_left", axis: "trick", points };
 }
 
 const SERIES = {
@@ -76,8 +77,8 @@ export function seriesOf(gameType, events, players) {
   return (SERIES[gameType] || SERIES.saint_poker)(events, players);
 }
 
-const W = 600;
-const H = 260;
+// A phone gets a narrower drawing, so its 12-unit labels stay about 12 px on the screen.
+const narrow = () => window.matchMedia("(max-width: 600px)").matches;
 const PAD = { left: 40, right: 16, top: 16, bottom: 36 };
 // Seats differ by dash pattern and marker shape as well as colour.
 const DASHES = ["", "8 4", "2 4", "12 4 2 4", "4 2"];
@@ -95,12 +96,16 @@ function marker(kind, x, y) {
 // A label under every point when they fit, else under about eight of them.
 function xLabels(points) {
   const step = Math.max(1, Math.ceil(points.length / 8));
-  return points.map((p, i) => [i, i === 0 ? "0" : p.label.split(" ")[1]])
+  return points.map((p, i) => [i, t("count", p.x)])
     .filter(([i]) => i % step === 0 || i === points.length - 1);
 }
 
 export function chart(series, names) {
   const { points } = series;
+  const W = narrow() ? 320 : 600;
+  const H = narrow() ? 220 : 260;
+  const figure = t(`chart.${series.figure}`);
+  const axis = t(`chart.${series.axis}`);
   const all = points.flatMap((p) => p.values);
   let low = Math.min(0, ...all);
   let high = Math.max(1, ...all);
@@ -112,11 +117,11 @@ export function chart(series, names) {
     id: "chart",
     viewBox: `0 0 ${W} ${H}`,
     role: "img",
-    "aria-label": `${series.figure} of each seat by ${series.axis}`,
+    "aria-label": t("chart.title", figure, axis),
   },
   s("line", { class: "axis", x1: PAD.left, y1: y(low), x2: W - PAD.right, y2: y(low) }),
   s("line", { class: "axis", x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: y(low) }),
-  ticks.map((t) => s("text", { class: "tick", x: PAD.left - 6, y: y(t) + 4, "text-anchor": "end" }, t)),
+  ticks.map((v) => s("text", { class: "tick", x: PAD.left - 6, y: y(v) + 4, "text-anchor": "end" }, t("count", v))),
   xLabels(points).map(([i, label]) =>
     s("text", { class: "tick", x: x(i), y: H - 12, "text-anchor": "middle" }, label)),
   names.map((name, seat) => s("g", { class: `line seat-${seat}` },
@@ -131,6 +136,6 @@ export function chart(series, names) {
     s("svg", { viewBox: "0 0 40 12", class: "key", "aria-hidden": "true" },
       s("line", { x1: 2, y1: 6, x2: 38, y2: 6, "stroke-dasharray": DASHES[seat % DASHES.length] || undefined }),
       marker(MARKERS[seat % MARKERS.length], 20, 6)),
-    `${name}: ${points[points.length - 1].values[seat]}`)));
-  return h("figure", { class: "chart" }, svg, h("figcaption", {}, `${series.figure} by ${series.axis} (0: the start)`), legend);
+    t("chart.legend", name, points[points.length - 1].values[seat]))));
+  return h("figure", { class: "chart" }, svg, h("figcaption", {}, t("chart.caption", figure, axis)), legend);
 }

@@ -3,6 +3,8 @@
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
+import { has, t } from "./i18n.js";
+import { problemText } from "./problems.js";
 import { keepSeat, mySeats, seatOf } from "./seats.js";
 import { gameName } from "./words.js";
 
@@ -11,20 +13,15 @@ export const lobby = { types: [], waiting: [] };
 const NAME_KEY = "cardroom.name";
 const savedName = () => localStorage.getItem(NAME_KEY) || "";
 
-const OPTION_HELP = {
-  first_lead_snake_allowed: "the first lead may be a snake",
-  first_leader: "first leader (seat number; empty: random)",
-  turn_seconds: "seconds per turn (empty: no timer)",
-  max_timeouts: "timeouts in a row before a bot takes over",
-};
+const optionLabel = (key) => (has(`option.${key}`) ? t(`option.${key}`) : t("option.other", key));
 
 export function showLobby(root) {
   replace(root, h("section", { id: "lobby" },
-    h("h1", {}, "Sit down at a table"),
-    h("form", { id: "create", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, "New table"), h("p", {}, "Loading game types…")),
-    h("section", {}, h("h2", {}, "Your tables"), h("ul", { id: "mine" })),
-    h("section", {}, h("h2", {}, "Tables waiting for players"), h("ul", { id: "waiting" })),
-    h("section", {}, h("h2", {}, "The games"), h("ul", { id: "game-types" }))));
+    h("h1", {}, t("lobby.title")),
+    h("form", { id: "create", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t("lobby.new")), h("p", {}, t("lobby.loading"))),
+    h("section", { "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title" }, t("lobby.mine")), h("ul", { id: "mine" })),
+    h("section", { "aria-labelledby": "waiting-title" }, h("h2", { id: "waiting-title" }, t("lobby.waiting")), h("ul", { id: "waiting" })),
+    h("section", { "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t("lobby.games")), h("ul", { id: "game-types" }))));
   load(root);
   return () => {};
 }
@@ -34,7 +31,7 @@ async function load(root) {
     const { data } = await api.gameTypes();
     lobby.types = data;
   } catch (error) {
-    replace(root.querySelector("#create"), h("p", { role: "alert" }, `Cannot load the games: ${error.message}`));
+    replace(root.querySelector("#create"), h("p", { role: "alert" }, `${t("lobby.cannot_load")} ${problemText(error)}`));
     return;
   }
   renderTypes(root);
@@ -44,21 +41,26 @@ async function load(root) {
 }
 
 function renderTypes(root) {
-  replace(root.querySelector("#game-types"), lobby.types.map((t) => h("li", { "data-type": t.id },
-    h("b", {}, t.name), ` · ${t.min_players}–${t.max_players} players · bots: ${t.bot_levels.join(", ")}`,
-    Object.keys(t.options).length
-      ? h("span", { class: "options" }, ` · options: ${Object.keys(t.options).join(", ")}`) : null)));
+  // Each game described, with its guide a click away.
+  replace(root.querySelector("#game-types"), lobby.types.map((type) => h("li", { "data-type": type.id },
+    h("h3", {}, gameName(type.id)),
+    has(`about.${type.id}`) ? h("p", { class: "about" }, t(`about.${type.id}`)) : null,
+    h("p", { class: "facts-line" }, `${t("lobby.players_range", type.min_players, type.max_players)} · ${t("lobby.bots", type.bot_levels)}`),
+    Object.keys(type.options).length
+      ? h("ul", { class: "options" }, Object.keys(type.options).map((key) => h("li", { "data-option": key }, optionLabel(key)))) : null,
+    h("p", {}, h("a", { class: "how-to-play", href: `#/rules/${type.id}` }, t("lobby.how", gameName(type.id)))))));
 }
 
 function renderForm(root) {
   const form = root.querySelector("#create");
-  const type = h("select", { id: "type", name: "type" }, lobby.types.map((t) =>
-    h("option", { value: t.id }, t.name)));
+  const type = h("select", { id: "type", name: "type" }, lobby.types.map((gameType) =>
+    h("option", { value: gameType.id }, gameName(gameType.id))));
   const players = h("select", { id: "players", name: "players" });
   const seats = h("div", { id: "seat-rows" });
   const options = h("div", { id: "options" });
   const name = h("input", { id: "name", name: "name", required: true, maxlength: 64, autocomplete: "nickname", value: savedName() });
   const problem = h("p", { id: "create-problem", role: "alert", hidden: true });
+  const about = h("p", { id: "type-about", class: "about", "aria-live": "polite" });
   const refresh = () => {
     const gameType = lobby.types.find((t) => t.id === type.value);
     const current = Number(players.value) || gameType.min_players;
@@ -66,6 +68,8 @@ function renderForm(root) {
       h("option", { value: n, selected: n === Math.min(Math.max(current, gameType.min_players), gameType.max_players) }, n)));
     replace(seats, seatRows(gameType, Number(players.value)));
     replace(options, optionInputs(gameType));
+    replace(about, has(`about.${gameType.id}`) ? t(`about.${gameType.id}`) : "", " ",
+      h("a", { href: `#/rules/${gameType.id}` }, t("lobby.how", gameName(gameType.id))));
   };
   type.addEventListener("change", refresh);
   players.addEventListener("change", () => {
@@ -73,12 +77,13 @@ function renderForm(root) {
     replace(seats, seatRows(gameType, Number(players.value)));
   });
   replace(form,
-    h("h2", { id: "create-title" }, "New table"),
-    h("div", { class: "row" }, h("label", { for: "type" }, "Game "), type),
-    h("div", { class: "row" }, h("label", { for: "players" }, "Players "), players),
-    h("div", { class: "row" }, h("label", { for: "name" }, "Your name "), name),
+    h("h2", { id: "create-title" }, t("lobby.new")),
+    h("div", { class: "row" }, h("label", { for: "type" }, `${t("lobby.game")} `), type),
+    about,
+    h("div", { class: "row" }, h("label", { for: "players" }, `${t("lobby.players")} `), players),
+    h("div", { class: "row" }, h("label", { for: "name" }, `${t("lobby.name")} `), name),
     seats, options, problem,
-    h("button", { type: "submit", id: "create-table" }, "Create table"));
+    h("button", { type: "submit", id: "create-table" }, t("lobby.create")));
   form.onsubmit = (e) => {
     e.preventDefault();
     create(form, lobby.types.find((t) => t.id === type.value), problem);
@@ -89,20 +94,20 @@ function renderForm(root) {
 const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 
 function seatRows(gameType, players) {
-  return h("fieldset", { class: "seats" }, h("legend", {}, "Seats"),
-    h("div", { class: "row" }, h("span", {}, "Seat 0: you")),
+  return h("fieldset", { class: "seats" }, h("legend", {}, t("lobby.seats")),
+    h("div", { class: "row" }, h("span", {}, t("lobby.seat0"))),
     range(1, players - 1).map((seat) => h("div", { class: "row" },
-      h("label", { for: `seat-${seat}` }, `Seat ${seat} `),
+      h("label", { for: `seat-${seat}` }, `${t("lobby.seat", seat)} `),
       h("select", { id: `seat-${seat}`, class: "seat-kind", "data-seat": seat },
-        gameType.bot_levels.map((level) => h("option", { value: `bot:${level}`, selected: level === "basic" }, `bot (${level})`)),
-        h("option", { value: "open" }, "open: invite a friend")))));
+        gameType.bot_levels.map((level) => h("option", { value: `bot:${level}`, selected: level === "basic" }, t("lobby.bot", level))),
+        h("option", { value: "open" }, t("lobby.open"))))));
 }
 
 function optionInputs(gameType) {
-  return h("fieldset", { class: "options" }, h("legend", {}, "Options"),
+  return h("fieldset", { class: "options" }, h("legend", {}, t("lobby.options")),
     Object.entries(gameType.options).map(([key, fallback]) => {
       const id = `opt-${key}`;
-      const label = h("label", { for: id }, ` ${OPTION_HELP[key] || key.replace(/_/g, " ")} `);
+      const label = h("label", { for: id }, ` ${optionLabel(key)} `);
       if (typeof fallback === "boolean") {
         return h("div", { class: "row" }, h("input", { id, type: "checkbox", "data-option": key, checked: fallback }), label);
       }
@@ -136,25 +141,26 @@ async function create(form, gameType, problem) {
     location.hash = `#/games/${data.id}`;
   } catch (error) {
     problem.hidden = false;
-    const fields = error.problem.errors ? ` (${JSON.stringify(error.problem.errors)})` : "";
-    problem.textContent = `The table was not created: ${error.message}${fields}`;
+    const fields = error.problem.errors ? ` (${Object.keys(error.problem.errors).join(", ")})` : "";
+    problem.textContent = t("lobby.not_created", `${problemText(error)}${fields}`);
     button.disabled = false;
   }
 }
 
 function tableItem(game, extra) {
   return h("li", { "data-game": game.id },
-    h("a", { href: `#/games/${game.id}` }, gameName(game.type)), ` · ${game.status}`, extra ? ` · ${extra}` : "");
+    h("a", { href: `#/games/${game.id}` }, gameName(game.type)), ` · ${t(`status.${game.status}.short`)}`, extra ? ` · ${extra}` : "",
+    game.status === "finished" ? [" · ", h("a", { class: "replay", href: `#/replay/${game.id}` }, t("lobby.replay"))] : null);
 }
 
 async function renderMine(root) {
   const list = root.querySelector("#mine");
   const seats = mySeats().slice(0, 20);
-  if (!seats.length) return replace(list, h("li", { class: "none" }, "None yet."));
+  if (!seats.length) return replace(list, h("li", { class: "none" }, t("lobby.none_yet")));
   const items = await Promise.all(seats.map(async (entry) => {
     try {
       const { data } = await api.game(entry.game, entry.token);
-      return tableItem(data, `seat ${entry.seat}`);
+      return tableItem(data, t("lobby.seat_of", entry.seat));
     } catch {
       return null; // a game this server no longer knows
     }
@@ -168,10 +174,10 @@ async function renderWaiting(root) {
     const { data } = await api.games("waiting");
     lobby.waiting = data.games;
     replace(list, data.games.length
-      ? data.games.map((game) => tableItem(game, seatOf(game.id) ? "yours" : "open seats need an invite link"))
-      : h("li", { class: "none" }, "None right now."));
+      ? data.games.map((game) => tableItem(game, seatOf(game.id) ? t("lobby.yours") : t("lobby.needs_invite")))
+      : h("li", { class: "none" }, t("lobby.none_now")));
   } catch (error) {
-    replace(list, h("li", { role: "alert" }, error.message));
+    replace(list, h("li", { role: "alert" }, problemText(error)));
   }
 }
 
@@ -180,11 +186,11 @@ export function showJoin(root, gameId, seat, invite) {
   const problem = h("p", { id: "problem", role: "alert", hidden: true });
   const name = h("input", { id: "join-name", required: true, maxlength: 64, autocomplete: "nickname", value: savedName() });
   const form = h("form", { id: "join" },
-    h("h1", {}, `Take seat ${seat}`),
-    held ? h("p", {}, "This browser already holds ", h("a", { href: `#/games/${gameId}` }, `seat ${held.seat} at this table`), ".") : null,
-    h("div", { class: "row" }, h("label", { for: "join-name" }, "Your name "), name),
+    h("h1", {}, t("join.title", Number(seat))),
+    held ? h("p", {}, t("join.held"), h("a", { href: `#/games/${gameId}` }, t("join.held_link", held.seat)), ".") : null,
+    h("div", { class: "row" }, h("label", { for: "join-name" }, `${t("lobby.name")} `), name),
     problem,
-    h("button", { type: "submit", id: "join-seat" }, "Sit down"));
+    h("button", { type: "submit", id: "join-seat" }, t("join.sit")));
   form.onsubmit = async (e) => {
     e.preventDefault();
     localStorage.setItem(NAME_KEY, name.value.trim());
@@ -194,11 +200,7 @@ export function showJoin(root, gameId, seat, invite) {
       location.hash = `#/games/${gameId}`;
     } catch (error) {
       problem.hidden = false;
-      problem.textContent = {
-        forbidden: "This invite link is not valid for that seat.",
-        "seat-taken": "Someone has already taken this seat.",
-        "not-found": "There is no such table.",
-      }[error.code] || error.message;
+      problem.textContent = problemText(error);
     }
   };
   replace(root, form);

@@ -2,16 +2,24 @@
 // event stream, with the seat's legal moves as the only things it can click.
 
 import { allEvents, api } from "./api.js";
-import { cardButton, cardFace, cardKey, sortCards, syncCardButtons } from "./cards.js";
+import { seatItems, seatName, stateView, trickView } from "./board.js";
+import { cardButton, cardKey, sortCards, syncCardButtons } from "./cards.js";
 import { chart, seriesOf } from "./chart.js";
-import { BUTTON_LABELS, action, allowedCards, cardTemplate, kindOf, legalInWords, prompt } from "./choices.js";
+import { action, allowedCards, buttonLabel, cardTemplate, kindOf, prompt } from "./choices.js";
+import { isOnline, offConnection, onConnection, reachable, streamDown } from "./connection.js";
 import { h, replace } from "./dom.js";
-import { privateCards, seatCards, seatFigures, tableState } from "./games.js";
+import { phaseName, privateCards } from "./games.js";
+import { guidePanel } from "./guide.js";
+import { t } from "./i18n.js";
 import { LiveStream } from "./live.js";
+import { asOneLine, explain, whyRound } from "./outcomes.js";
+import { problemText } from "./problems.js";
 import { forgetSeat, joinLink, seatOf } from "./seats.js";
+import { loadGlossary } from "./terms.js";
 import { describe, gameName } from "./words.js";
 
 const now = () => performance.timeOrigin + performance.now();
+const PASSING = new Set(["unavailable", "rate-limited"]);
 
 // Everything the page knows about the table; `memory()` in app.js shows it whole.
 export const table = {
@@ -41,6 +49,8 @@ class TablePage {
     this.stream = null;
     this.lastRendered = 0;
     this.stopped = false;
+    this.passing = false; // the problem shown is the server's momentary state (see say)
+    this.onConnection = () => this.render();
     Object.assign(table, { view: null, events: [], renderedAt: {}, loggedAt: {} });
   }
 
@@ -51,6 +61,9 @@ class TablePage {
   async start() {
     this.layout();
     this.ticker = setInterval(() => this.tick(), 250);
+    onConnection(this.onConnection); // offline: cards locked; back: unlocked
+    // The terms' definitions come alongside the view: drawn plain first, explained once here.
+    loadGlossary().then(() => !this.stopped && this.root.querySelector("#table") && this.render());
     try {
       await this.refresh();
       const events = await allEvents(this.gameId, this.token);
@@ -65,6 +78,7 @@ class TablePage {
 
   stop() {
     this.stopped = true;
+    offConnection(this.onConnection);
     clearInterval(this.ticker);
     if (this.stream) this.stream.close();
   }
@@ -79,7 +93,11 @@ class TablePage {
       },
       onGap: () => this.fillGap(),
       onState: (state) => {
-        this.root.querySelector("#live").textContent = state === "live" ? "live" : state === "ended" ? "" : "reconnecting…";
+        if (state === "live") reachable();
+        if (state === "reconnecting") streamDown();
+        const live = this.root.querySelector("#live");
+        live.textContent = state === "ended" ? "" : t(`live.${state}`);
+        live.dataset.state = state;
       },
     });
     this.stream.open();
@@ -128,6 +146,7 @@ class TablePage {
       if (!table.view) throw error;
       return this.problem(error);
     }
+    if (this.passing) this.say(""); // the server answers again: a busy or rate-limited note is over
     if (response.status === 304) return;
     this.etag = response.etag;
     this.show(response.data);
@@ -143,7 +162,7 @@ class TablePage {
     forgetSeat(this.gameId);
     this.seatEntry = null;
     this.etag = null;
-    this.say("This seat's token no longer works (the seat was left, or its token replaced). You are watching.");
+    this.say(t("table.lost_seat"));
     if (this.stream) this.stream.close();
     this.refresh().then(() => this.follow());
   }
@@ -171,24 +190,16 @@ class TablePage {
     }
   }
 
+  // A problem in words, by its code (the API's `detail` is English, for developers). A server
+  // out of reach is the connection banner's to say, not this box's.
   problem(error) {
-    const messages = {
-      "version-conflict": "The game moved on while you chose; here is the table as it is now.",
-      "illegal-action": `That move is not allowed now (${error.message}).` +
-        (error.problem.legal_actions && error.problem.legal_actions.length
-          ? ` You may ${legalInWords(error.problem.legal_actions)}.`
-          : " It is not your turn."),
-      "game-finished": "The game is over.",
-      "game-not-started": "The game has not started: it waits for players.",
-      "rate-limited": `Too many requests: wait ${error.problem.retry_after || 1} s.`,
-      unavailable: "The server is busy or restarting; try again in a moment.",
-      network: "Cannot reach the server; check your connection.",
-      unauthorized: "This seat's token is not valid for this game.",
-    };
-    this.say(messages[error.code] || error.message);
+    if (error.code === "network") return;
+    this.say(problemText(error), PASSING.has(error.code));
   }
 
-  say(text) {
+  // `passing`: the problem is the server's state, not the move's, and goes once it answers.
+  say(text, passing = false) {
+    this.passing = Boolean(text) && passing;
     const box = this.root.querySelector("#problem");
     box.textContent = text;
     box.hidden = !text;
@@ -196,9 +207,9 @@ class TablePage {
 
   fail(error) {
     replace(this.root, h("section", { class: "missing" },
-      h("h1", {}, error.status === 404 ? "No such table" : "This table cannot be shown"),
-      h("p", { id: "problem", role: "alert" }, error.message),
-      h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
+      h("h1", {}, error.status === 404 ? t("table.missing") : t("table.broken")),
+      h("p", { id: "problem", role: "alert" }, problemText(error)),
+      h("p", {}, h("a", { href: "#/" }, t("table.back")))));
   }
 
   // ---- the log ----
@@ -216,21 +227,23 @@ class TablePage {
     if (event.version <= last) return;
     table.events.push(event);
     const list = this.root.querySelector("#log");
-    const item = h("li", { "data-version": event.version, "data-type": event.type }, describe(event, (s) => this.who(s)));
+    const who = (s) => this.who(s);
+    const why = explain(table.view ? table.view.type : "", table.events, table.events.length - 1, who);
+    const item = h("li", { "data-version": event.version, "data-type": event.type }, describe(event, who),
+      why.length ? h("span", { class: "why" }, ` ${asOneLine(why)}`) : null);
     const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
     list.append(item);
     if (atEnd) list.scrollTop = list.scrollHeight; // follow the game unless the reader scrolled up
     if (!(event.version in table.loggedAt)) table.loggedAt[event.version] = now();
     if (event.type === "GameEnded" && table.view) this.renderResult(table.view);
+    if (event.type === "RoundScored" && table.view) this.renderSummary(table.view);
   }
 
+  // How the log and the status line name a seat: "You" for this browser's seat.
   who(seat) {
-    if (seat === null || seat === undefined) return "nobody";
-    if (this.seatEntry && seat === this.seatEntry.seat) return "You";
-    const info = table.view && table.view.seats[seat];
-    if (info && info.name) return info.name;
-    if (info && info.kind === "bot") return `Bot ${seat}`;
-    return `Seat ${seat}`;
+    if (seat === null || seat === undefined) return t("who.nobody");
+    if (this.seatEntry && seat === this.seatEntry.seat) return t("who.you", seatName(table.view, seat));
+    return seatName(table.view, seat);
   }
 
   // ---- drawing ----
@@ -238,23 +251,26 @@ class TablePage {
   layout() {
     replace(this.root, h("section", { id: "table", "data-game": this.gameId },
       h("header", { class: "table-head" },
-        h("h1", { id: "table-title" }, "Table"),
+        h("h1", { id: "table-title" }, t("table.title")),
         h("span", { id: "live", class: "live", "aria-live": "polite" })),
       h("p", { id: "status-line", "aria-live": "polite" }),
       h("p", { id: "countdown", hidden: true }),
       h("p", { id: "problem", role: "alert", hidden: true }),
       h("div", { id: "share" }),
       h("div", { class: "board" },
-        h("section", { class: "trick-area", "aria-label": "the trick" }, h("div", { id: "trick" })),
-        h("section", { id: "game-state", "aria-label": "the table" })),
-      h("section", { id: "you", "aria-label": "your seat" },
+        h("section", { class: "trick-area", "aria-label": t("table.trick_area") }, h("div", { id: "trick" })),
+        h("section", { id: "game-state", "aria-label": t("table.state") })),
+      h("section", { id: "you", "aria-label": t("table.your_seat") },
         h("div", { id: "private" }),
-        h("div", { id: "hand", role: "group", "aria-label": "your hand" }),
+        h("div", { id: "hand", role: "group", "aria-label": t("table.hand") }),
         h("div", { id: "actions" })),
-      h("ul", { id: "seats", "aria-label": "seats" }),
-      h("section", { id: "result", hidden: true }),
-      h("details", { class: "log", open: true }, h("summary", {}, "What happened"), h("ol", { id: "log" })),
-      h("p", { class: "leave" }, h("button", { type: "button", id: "leave", hidden: true, onclick: () => this.leave() }, "Leave this seat"))));
+      h("ul", { id: "seats", "aria-label": t("table.seats") }),
+      h("section", { id: "round-summary", hidden: true, "aria-labelledby": "round-summary-title" }),
+      h("section", { id: "result", hidden: true, "aria-labelledby": "winners" }),
+      h("details", { class: "log", open: true }, h("summary", {}, t("table.log")),
+        h("ol", { id: "log", tabindex: "0", "aria-label": t("table.log") })), // scrolls: keyboard-reachable
+      h("div", { id: "how-to-play-slot" }),
+      h("p", { class: "leave" }, h("button", { type: "button", id: "leave", hidden: true, onclick: () => this.leave() }, t("table.leave")))));
   }
 
   render() {
@@ -262,24 +278,32 @@ class TablePage {
     if (!view) return;
     const root = this.root.querySelector("#table");
     const focused = document.activeElement && document.activeElement.closest?.("#table") ? document.activeElement : null;
-    const focusKey = focused && focused.dataset.suit ? `card:${focused.dataset.suit}:${focused.dataset.rank}` : focused?.id;
+    const focusKey = !focused ? null
+      : focused.dataset.suit ? `card:${focused.dataset.suit}:${focused.dataset.rank}`
+        : focused.dataset.term ? `term:${[...this.root.querySelectorAll("button.term")].indexOf(focused)}`
+          : focused.id;
     root.dataset.version = view.version;
     root.dataset.status = view.status;
     if (view.you) root.dataset.seat = view.you.seat;
     else delete root.dataset.seat;
     this.root.querySelector("#table-title").textContent =
-      `${gameName(view.type)}${view.round ? ` · round ${view.round}` : ""}${view.phase ? ` · ${view.phase}` : ""}`;
+      [gameName(view.type), view.round ? t("table.round", view.round) : "", phaseName(view)].filter(Boolean).join(" · ");
+    const slot = this.root.querySelector("#how-to-play-slot");
+    if (!slot.firstChild) replace(slot, guidePanel(view.type));
+    this.root.querySelector("#table").classList.toggle("offline", !isOnline());
     this.renderStatus(view);
     this.renderShare(view);
     this.renderTrick(view);
     this.renderSeats(view);
     this.renderYou(view);
+    this.renderSummary(view);
     this.renderResult(view);
     this.root.querySelector("#leave").hidden = !view.you || view.status === "finished";
     for (let v = this.lastRendered + 1; v <= view.version; v++) table.renderedAt[v] ??= now();
     this.lastRendered = Math.max(this.lastRendered, view.version);
     if (focusKey) this.refocus(focusKey);
-    if (document.activeElement === document.body) this.focusChoice();
+    const idle = document.activeElement === document.body || document.activeElement?.id === "main";
+    if (idle) this.focusChoice();
     this.tick(); // the countdown shows with the view, not a tick later
   }
 
@@ -291,27 +315,33 @@ class TablePage {
     if (first) first.focus({ preventScroll: true });
   }
 
+  // The focused control again once the table is drawn anew: the same card, the term at the
+  // same place (terms are redrawn with their seat), or the control of the same id.
   refocus(key) {
-    const target = key.startsWith("card:")
-      ? this.root.querySelector(`button.card[data-suit="${key.split(":")[1]}"][data-rank="${key.split(":")[2]}"]:not([disabled])`)
-      : this.root.querySelector(`#${CSS.escape(key)}`);
-    if (target) target.focus();
+    let target;
+    if (key.startsWith("card:")) {
+      target = this.root.querySelector(`button.card[data-suit="${key.split(":")[1]}"][data-rank="${key.split(":")[2]}"]:not([disabled])`);
+    } else if (key.startsWith("term:")) {
+      target = this.root.querySelectorAll("button.term")[Number(key.slice(5))];
+    } else {
+      target = this.root.querySelector(`#${CSS.escape(key)}`);
+    }
+    if (target && target !== document.activeElement) target.focus();
   }
 
   renderStatus(view) {
     const line = this.root.querySelector("#status-line");
     const mine = view.you ? view.you.legal_actions : [];
     if (view.status === "waiting") {
-      const open = view.seats.filter((s) => s.kind === "open").length;
-      line.textContent = `Waiting for ${open} more player${open === 1 ? "" : "s"} to join.`;
+      line.textContent = t("status.waiting", view.seats.filter((s) => s.kind === "open").length);
     } else if (view.status === "finished") {
-      line.textContent = "Game over.";
+      line.textContent = t("status.over");
     } else if (mine.length) {
-      line.textContent = `Your turn: ${mine.map(prompt).join(", or ")}.`;
+      line.textContent = t("status.your_turn", t("or", mine.map(prompt)));
     } else if (view.to_act.length) {
-      line.textContent = `Waiting for ${view.to_act.map((s) => this.who(s)).join(", ")}.`;
+      line.textContent = t("status.waiting_for", view.to_act.map((s) => seatName(view, s)));
     } else {
-      line.textContent = "The dealer is busy (scoring or dealing)…";
+      line.textContent = t("status.busy");
     }
     line.classList.toggle("your-turn", mine.length > 0);
   }
@@ -326,7 +356,7 @@ class TablePage {
     if (!due.length) return;
     const left = (s) => Math.max(0, Math.ceil((Date.parse(s.deadline) - Date.now()) / 1000));
     const clock = (n) => `${Math.floor(n / 60)}:${String(n % 60).padStart(2, "0")}`;
-    box.textContent = due.map((s) => `${this.who(s.seat)}: ${clock(left(s))}`).join(" · ");
+    box.textContent = due.map((s) => t("countdown", seatName(view, s.seat), clock(left(s)))).join(" · ");
     box.classList.toggle("urgent", due.some((s) => view.you && s.seat === view.you.seat && left(s) <= 10));
   }
 
@@ -334,27 +364,19 @@ class TablePage {
     const invites = (this.seatEntry && this.seatEntry.invites) || [];
     const open = invites.filter((i) => view.seats[i.seat] && view.seats[i.seat].kind === "open");
     replace(this.root.querySelector("#share"), open.length ? [
-      h("p", {}, "Send each friend the link of one open seat:"),
+      h("p", {}, t("table.share")),
       h("ul", {}, open.map((i) => {
         const link = joinLink(this.gameId, i.seat, i.invite);
-        return h("li", {}, `Seat ${i.seat}: `,
+        return h("li", {}, t("table.share.seat", i.seat),
           h("a", { class: "share-link", "data-seat": i.seat, href: link }, link),
-          " ", h("button", { type: "button", class: "copy", onclick: () => navigator.clipboard?.writeText(link) }, "Copy"));
+          " ", h("button", { type: "button", class: "copy", onclick: () => navigator.clipboard?.writeText(link) }, t("table.copy")));
       }))] : []);
   }
 
   renderTrick(view) {
-    const trick = view.trick || [];
-    const last = view.last_trick;
-    const plays = trick.length ? trick : last ? last.plays || [] : [];
-    const caption = trick.length ? `Trick ${view.trick_number || ""}`
-      : last ? `Last trick, won by ${this.who(last.winner ?? last.seat)}` : "";
-    replace(this.root.querySelector("#trick"), caption ? [
-      h("p", { class: "caption" }, caption),
-      h("ol", { class: `plays${trick.length ? "" : " done"}` }, plays.map((p) =>
-        h("li", {}, cardFace(p.card), h("span", { class: "who" }, this.who(p.seat)))))] : []);
-    const choose = this.tableChooser(view);
-    replace(this.root.querySelector("#game-state"), tableState(view, (s) => this.who(s), choose));
+    const who = (s) => seatName(view, s);
+    replace(this.root.querySelector("#trick"), trickView(view, who));
+    replace(this.root.querySelector("#game-state"), stateView(view, who, this.tableChooser(view)));
   }
 
   // Saint Poker's pickup chooses among the cards on the table, not in the hand.
@@ -366,17 +388,7 @@ class TablePage {
   }
 
   renderSeats(view) {
-    replace(this.root.querySelector("#seats"), view.seats.map((seat) => {
-      const classes = ["seat"];
-      if (view.to_act.includes(seat.seat)) classes.push("to-act");
-      if (view.you && view.you.seat === seat.seat) classes.push("you");
-      if (view.result && view.result.winners.includes(seat.seat)) classes.push("winner");
-      const kind = seat.kind === "bot" ? `bot, ${seat.level}` : seat.kind === "open" ? "open seat" : "player";
-      return h("li", { class: classes.join(" "), "data-seat": seat.seat },
-        h("span", { class: "name" }, this.who(seat.seat)), h("span", { class: "kind" }, ` (${kind})`),
-        view.to_act.includes(seat.seat) ? h("span", { class: "turn-mark" }, " ◀ to act") : null,
-        seatFigures(view, seat), seatCards(view, seat));
-    }));
+    replace(this.root.querySelector("#seats"), seatItems(view, view.you ? view.you.seat : null));
   }
 
   renderYou(view) {
@@ -385,7 +397,7 @@ class TablePage {
     this.root.querySelector("#you").hidden = !you || (!you.hand.length && !you.legal_actions.length);
     if (!you) {
       replace(this.root.querySelector("#private"));
-      replace(hand, h("p", { class: "spectating" }, "You are watching this table."));
+      replace(hand, h("p", { class: "spectating" }, t("table.watching")));
       replace(this.root.querySelector("#actions"));
       return;
     }
@@ -403,7 +415,7 @@ class TablePage {
   }
 
   cardOptions(template, card, allowed) {
-    const enabled = !this.sending && allowed.has(cardKey(card));
+    const enabled = !this.sending && isOnline() && allowed.has(cardKey(card));
     const multi = template && kindOf(template) === "cards";
     return {
       enabled,
@@ -430,8 +442,8 @@ class TablePage {
       if (kind === "cards" && template === cardChoice) controls.push(this.sendCards(template));
       if (kind === "number") controls.push(this.numberChoice(template));
       if (kind === "plain") {
-        controls.push(h("button", { type: "button", "data-action": template.type, disabled: this.sending,
-          onclick: () => this.send(template) }, BUTTON_LABELS[template.type] || prompt(template)));
+        controls.push(h("button", { type: "button", "data-action": template.type, disabled: this.sending || !isOnline(),
+          onclick: () => this.send(template) }, buttonLabel(template, prompt(template))));
       }
     }
     replace(this.root.querySelector("#actions"), controls);
@@ -439,11 +451,11 @@ class TablePage {
 
   sendCards(template) {
     const chosen = template.cards.filter((c) => this.selected.has(cardKey(c)));
-    const ready = chosen.length === template.count && !this.sending;
+    const ready = chosen.length === template.count && !this.sending && isOnline();
     return h("div", { class: "send-cards" },
-      h("span", { class: "picked" }, `${chosen.length} of ${template.count} chosen`),
+      h("span", { class: "picked", "data-picked": chosen.length, "data-count": template.count }, t("picked", chosen.length, template.count)),
       h("button", { type: "button", id: "send-cards", "data-action": template.type, disabled: !ready,
-        onclick: () => this.send(template, { cards: chosen }) }, BUTTON_LABELS[template.type] || "Send"));
+        onclick: () => this.send(template, { cards: chosen }) }, buttonLabel(template, t("button.send"))));
   }
 
   numberChoice(template) {
@@ -453,15 +465,27 @@ class TablePage {
       e.preventDefault();
       const count = Number(input.value);
       if (!Number.isInteger(count) || count < template.min || count > template.max) {
-        this.say(`Choose a whole number from ${template.min} to ${template.max}.`);
+        this.say(t("number.invalid", template.min, template.max));
         return;
       }
       this.send(template, { count });
     };
     return h("form", { class: "number-choice", onsubmit: submit },
       h("label", { for: "count" }, `${prompt(template)}: `), input,
-      h("button", { type: "submit", id: "send-count", "data-action": template.type, disabled: this.sending },
-        BUTTON_LABELS[template.type] || "Send"));
+      h("button", { type: "submit", id: "send-count", "data-action": template.type, disabled: this.sending || !isOnline() },
+        buttonLabel(template, t("button.send"))));
+  }
+
+  // The last round's scoring, explained, until the next round is scored.
+  renderSummary(view) {
+    const box = this.root.querySelector("#round-summary");
+    const scored = [...table.events].reverse().find((e) => e.type === "RoundScored");
+    const said = scored ? whyRound(view.type, scored.data, (s) => seatName(view, s)) : [];
+    box.hidden = !said.length;
+    if (!said.length || box.dataset.version === String(scored.version)) return;
+    box.dataset.version = scored.version;
+    replace(box, h("h2", { id: "round-summary-title" }, t("round.summary", scored.data.round)),
+      h("ul", {}, said.map((line) => h("li", {}, line))));
   }
 
   renderResult(view) {
@@ -469,22 +493,26 @@ class TablePage {
     box.hidden = view.status !== "finished" || !view.result;
     if (box.hidden) return;
     const { winners } = view.result;
-    const names = view.seats.map((s) => this.who(s.seat));
-    replace(box, h("h2", { id: "winners" }, winners.length
-      ? `${winners.map((s) => this.who(s)).join(" and ")} won.` : "Nobody won."),
-    chart(seriesOf(view.type, table.events, view.seats.length), names),
-    h("p", {}, h("a", { href: "#/" }, "Back to the lobby"), " · ",
-      h("a", { href: `/games/${this.gameId}/audit`, target: "_blank", rel: "noopener" }, "Audit this game")));
+    const name = (s) => seatName(view, s);
+    const names = view.seats.map((s) => name(s.seat));
+    const ended = table.events.findIndex((e) => e.type === "GameEnded");
+    const why = ended >= 0 ? explain(view.type, table.events, ended, name) : [];
+    replace(box, h("h2", { id: "winners" }, winners.length ? t("result.won", winners.map(name)) : t("result.nobody")),
+      why.length ? h("ul", { class: "why-end", "aria-label": t("result.why") }, why.map((line) => h("li", {}, line))) : null,
+      chart(seriesOf(view.type, table.events, view.seats.length), names),
+      h("p", {}, h("a", { href: "#/" }, t("table.back")), " · ",
+        h("a", { id: "replay-link", href: `#/replay/${this.gameId}` }, t("result.replay"))));
   }
 
   async leave() {
-    if (!this.seatEntry || !confirm("Leave this seat? A bot will play it from now on.")) return;
+    if (!this.seatEntry || !confirm(t("table.leave.confirm"))) return;
     try {
       await api.leave(this.gameId, this.seatEntry.seat, this.token);
       this.lostSeat();
-      this.say("You left; a bot plays your seat now.");
+      this.say(t("table.left"));
     } catch (error) {
       this.problem(error);
     }
   }
 }
+

@@ -12,7 +12,7 @@ from domain.games.saint_poker.state import DECK, FUTURE_RIVER_SIZES, HAND_SIZE, 
 def deal(state: State, command: Deal) -> list[Event]:
     deck = checked_deck(command.deck, DECK, "cards of this game")  # the 52 cards (P1)
     n = state.players
-    rest = deck[n * HAND_SIZE :]  # the future river, then the deck (API.md, test decks)
+    rest = deck[n * HAND_SIZE :]  # the future river, then the deck (docs/api.md, test decks)
     size = FUTURE_RIVER_SIZES[n]
     dealt = deal_events(1, deck, command.salt, (HAND_SIZE,) * n)
     return [*dealt, start_round(1, rest[:size], rest[size:], size)]
