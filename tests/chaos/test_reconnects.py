@@ -72,7 +72,9 @@ def test_the_relay_listens_again_after_postgres_drops_its_connection(
         worker_context.cardroom().commands.create(
             game_id, get_game_type("trick_and_snipers"), tables.CreateTable(seats, {})
         )
-        eventually(lambda: sum(q.count for q in worker_context.queues()) >= 3, timeout=3)
+        # three bots due: the relay hands over as many as a worker has places for
+        ahead = worker_context.settings().work_ahead
+        eventually(lambda: sum(q.count for q in worker_context.queues()) >= ahead, timeout=3)
     finally:
         stop.set()
         relay.join(timeout=10)
