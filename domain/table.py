@@ -61,11 +61,18 @@ class NotFound(DomainError):
     code = "not-found"
 
 
+class ReservedSeat(DomainError):
+    code = "forbidden"
+
+
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     kind: str
     name: str | None = None
     level: str | None = None
+    # The player (an id) whose seat this is: a human seat taken with a player key, or an open
+    # seat kept for that player. Public: the events say who sat where. None: anonymous.
+    player: str | None = optional_field()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +88,7 @@ class JoinSeat(Command):
     seat: int
     name: str
     client_seed: ClientSeed | None = None  # a seeded table needs one (the server may draw it)
+    player: str | None = None  # the player taking the seat, if a player key asked
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +117,7 @@ class SeatJoined(Event):
     seat: int
     name: str
     client_seed: ClientSeed | None = optional_field()
+    player: str | None = optional_field()
 
 
 TABLE_EVENTS: dict[str, type[Event]] = {
@@ -170,6 +179,7 @@ def decide_create(game_type: GameType, command: CreateTable) -> list[Event]:
             raise InvalidSetup(f"a seat is {HUMAN}, {BOT} or {OPEN}, not {seat.kind!r}")
         if seat.kind == BOT and seat.level not in game_type.bot_levels:
             raise InvalidSetup(f"bot level must be one of {', '.join(game_type.bot_levels)}")
+    _check_players(command.seats)
     unknown = sorted(set(command.options) - set(game_type.options) - set(TABLE_OPTIONS))
     if unknown:
         raise InvalidSetup(f"unknown option(s) for {game_type.id}: {', '.join(unknown)}")
@@ -185,6 +195,16 @@ def decide_create(game_type: GameType, command: CreateTable) -> list[Event]:
     if command.seeding is not None:
         events.append(ServerSeedSealed(command.seeding.server_seed))
     return events
+
+
+def _check_players(seats: tuple[SeatInfo, ...]) -> None:
+    """A player sits at (or is kept) one seat of a table at most, and only a human or an open
+    seat is a player's."""
+    players = [seat.player for seat in seats if seat.player is not None]
+    if any(seat.player is not None and seat.kind == BOT for seat in seats):
+        raise InvalidSetup("a bot's seat is no player's")
+    if len(players) != len(set(players)):
+        raise InvalidSetup("a player has one seat at a table at most")
 
 
 def _seeding(command: CreateTable) -> Seeding | None:
@@ -245,12 +265,28 @@ def _decide_join(table: Table, command: JoinSeat) -> list[Event]:
         raise NotFound(f"no seat {command.seat} at this table")
     if table.seats[command.seat].kind != OPEN:
         raise SeatTaken(f"seat {command.seat} is taken")
+    kept_for = table.seats[command.seat].player
+    if kept_for is not None and command.player != kept_for:
+        raise ReservedSeat(f"seat {command.seat} is kept for another player")
+    if command.player is not None and seat_of_player(table, command.player) is not None:
+        raise SeatTaken("this player has a seat at this table already")
     if table.seeds is None and command.client_seed is not None:
         raise InvalidSetup("this table was created before client seeds: it takes none")
     if table.seeds is not None and command.client_seed is None:
         raise InvalidSetup("a seat taken at this table brings a client seed")
     check_client_seed(command.client_seed)
-    return [SeatJoined(command.seat, command.name, client_seed=command.client_seed)]
+    joined_by = SeatJoined(
+        command.seat, command.name, client_seed=command.client_seed, player=command.player
+    )
+    return [joined_by]
+
+
+def seat_of_player(table: Table, player: str) -> int | None:
+    """The human seat the player sits at, if any (a seat kept open for it is not one)."""
+    for index, seat in enumerate(table.seats):
+        if seat.kind == HUMAN and seat.player == player:
+            return index
+    return None
 
 
 def pending_deal(table: Table) -> tuple[Card, ...] | None:
@@ -285,7 +321,8 @@ def evolve(table: Table, event: Event) -> Table:
         seeds = table.seeds
         if seeds is not None and event.client_seed is not None:
             seeds = joined(seeds, event.seat, event.client_seed)
-        return replace(_seated(table, event.seat, SeatInfo(HUMAN, event.name)), seeds=seeds)
+        info = SeatInfo(HUMAN, event.name, player=event.player)
+        return replace(_seated(table, event.seat, info), seeds=seeds)
     if isinstance(event, SeatLeft):
         return _left(table, event)
     if isinstance(event, TurnTimedOut):

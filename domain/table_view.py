@@ -36,6 +36,8 @@ def _seat_view(table: Table, index: int, figures: dict[str, Any]) -> dict[str, A
     seat = {"seat": index, "name": info.name, "kind": info.kind}
     if info.kind == BOT:
         seat["level"] = info.level
+    if info.player is not None:
+        seat["player_id"] = info.player  # public: who sits (or is awaited) here
     if index in table.left:
         seat["left"] = True  # a bot plays the seat its human left
     return {**seat, **figures}
