@@ -12,7 +12,7 @@ from flask import Flask
 from flask.sessions import NullSession, SessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import docs, game_types, games, health, play
+from api import docs, game_types, games, health, play, players
 from api.bodies import install_body_reader
 from api.browsers import install_browser_rules
 from api.cpu_work import offload
@@ -80,8 +80,9 @@ def create_app(settings: Settings | None = None) -> Flask:
         queries=cardroom.queries,
         signer=cardroom.signer,
         redis=redis.Redis.from_url(settings.redis_url, socket_timeout=2),
+        players=cardroom.players,
     )
-    for blueprint in (games.bp, game_types.bp, health.bp, docs.bp, play.bp):
+    for blueprint in (games.bp, game_types.bp, health.bp, docs.bp, play.bp, players.bp):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
     # First: the hooks below may read the body, and nothing may wait on it holding a lock.

@@ -9,6 +9,7 @@ from flask import request
 from api.problems import Problem
 from api.services import services
 from events.errors import INVALID_TOKEN
+from events.postgres.players import PlayerRow
 
 MAX_TOKEN_LENGTH = 256
 
@@ -22,6 +23,17 @@ def bearer_token() -> str | None:
         if scheme.lower() != "bearer" or not token.strip():
             raise Problem("unauthorized", "use 'Authorization: Bearer <seat token>'")
     return token.strip() if token else None
+
+
+def current_player() -> PlayerRow:
+    """The player whose key the request carries (401 otherwise)."""
+    token = bearer_token()
+    if token is None:
+        raise Problem("unauthorized", "use 'Authorization: Bearer <player key>'")
+    player = services().players.by_key(token) if len(token) <= MAX_TOKEN_LENGTH else None
+    if player is None:
+        raise Problem("unauthorized", "that is not a player's key (or no longer is)")
+    return player
 
 
 def require_seat(game_id: UUID, seat: int) -> None:

@@ -114,6 +114,11 @@ def _has_token() -> bool:
 def _limits(limiter: Limiter, settings: Settings, kind: str) -> Callable:
     if kind == "create":
         return _creation_limits(limiter, settings)
+    if kind == "players":
+        return limiter.limit(
+            settings.rate_limit_players, key_func=client_address, scope="players",
+            deduct_when=_created, on_breach=lambda _: _count_breach("players"),
+        )  # fmt: skip
     per_token, per_address = (
         (settings.rate_limit_reads, settings.rate_limit_reads_per_address)
         if kind == "reads"

@@ -10,6 +10,7 @@ from psycopg_pool import ConnectionPool
 
 from events.automation import Automation
 from events.commands import Commands
+from events.players import Players
 from events.queries import Queries
 from events.settings import Settings
 from events.signing import HeadSigner
@@ -24,6 +25,7 @@ class Services:
     queries: Queries
     signer: HeadSigner
     redis: object
+    players: Players
 
 
 def services() -> Services:

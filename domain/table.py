@@ -281,6 +281,13 @@ def _decide_join(table: Table, command: JoinSeat) -> list[Event]:
     return [joined_by]
 
 
+def seats_to_act(table: Table) -> tuple[int, ...]:
+    """The seats whose move the table waits for now (none before the deal or after the end)."""
+    if table.status != "active" or not table.started:
+        return ()
+    return tuple(table.game_type.to_act(table.game))
+
+
 def seat_of_player(table: Table, player: str) -> int | None:
     """The human seat the player sits at, if any (a seat kept open for it is not one)."""
     for index, seat in enumerate(table.seats):

@@ -17,6 +17,7 @@ from events.automation import BOT_SEED_PURPOSE, Automation
 from events.commands import Commands
 from events.committing import Committer
 from events.credentials import new_token
+from events.players import Players
 from events.postgres.db import make_pool
 from events.postgres.repository import Repository
 from events.postgres.unit_of_work import PostgresUnitOfWork
@@ -34,6 +35,7 @@ class Cardroom:
     automation: Automation
     queries: Queries
     signer: HeadSigner
+    players: Players
 
     def close(self) -> None:
         self.pool.close()
@@ -63,4 +65,4 @@ def bootstrap(
         bot_budget=lambda: Deadline(time.monotonic, seconds),  # the domain reads no clock
     )
     queries = Queries(pool, repository, offload)
-    return Cardroom(settings, pool, commands, automation, queries, signer)
+    return Cardroom(settings, pool, commands, automation, queries, signer, Players(pool))

@@ -162,23 +162,31 @@ class Commands:
             decided = tables.decide(table, command)
         except IllegalAction as error:
             raise ActionRefused(error.message, _legal(table, seat)) from None
-        committed = self._committer.commit(uow, game_id, head, table, decided)
+        committed = self._committer.commit(uow, game_id, head, table, decided, acted=seat)
         if request.idem:
             self._replies.record(uow, request.idem, committed, seat)
         return committed
 
     def join(
-        self, game_id: UUID, seat: int, name: str, invite: str, given_seed: str | None = None
+        self,
+        game_id: UUID,
+        seat: int,
+        name: str,
+        invite: str | None,
+        given_seed: str | None = None,
+        player: str | None = None,
     ) -> Committed:
-        """Takes an open seat with its invite; the game is dealt once no seat is open. At a
-        seeded table the seat brings its seed: the one given, or one the server draws."""
+        """Takes an open seat with its invite (or, for a seat kept for a player, with that
+        player's key: `player`); the game is dealt once no seat is open. At a seeded table the
+        seat brings its seed: the one given, or one the server draws."""
         token = self._new_token()
         with self._units() as uow:
             head = uow.lock(game_id)
             table = uow.load(game_id, head)
             seed = joining_seed(table.seeds is not None, given_seed, self._committer.rng)
-            decided = tables.decide(table, tables.JoinSeat(seat, name, seed))
-            if not uow.invite_matches(game_id, seat, invite):
+            decided = tables.decide(table, tables.JoinSeat(seat, name, seed, player))
+            kept = player is not None and table.seats[seat].player == player
+            if not kept and (invite is None or not uow.invite_matches(game_id, seat, invite)):
                 raise Forbidden(f"that is not the invite of seat {seat}")
             committed = self._committer.commit(uow, game_id, head, table, decided)
             uow.save_tokens(game_id, {seat: token})

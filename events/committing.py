@@ -9,6 +9,7 @@ from domain import policy
 from domain import table as tables
 from domain.decider import Event
 from domain.game_type import Rng
+from domain.notices import notices_of
 from events import outbox
 from events.records import StreamHead
 from events.results import Committed
@@ -33,15 +34,50 @@ class Committer:
         table: tables.Table,
         decided: list[Event],
         applied: list[Event] | None = None,
+        acted: int | None = None,
     ) -> Committed:
-        """`applied` are events already folded into `table` (a new table's TableCreated)."""
+        """`applied` are events already folded into `table` (a new table's TableCreated);
+        `acted` is the seat whose own move this is (a client's action), if any."""
+        before = None if applied else table
         table, dealt = policy.with_deals(table, decided, self._deal_rng, str(game_id))
         events = [*(applied or []), *dealt]
-        stored = uow.append(game_id, head, events, table)
+        stored = uow.append(game_id, head, events, table, acted)
         version = head.version + len(events)
         seconds = table.options.get("turn_seconds")
         if seconds is not None:
             uow.set_timers(game_id, policy.timers(table), seconds, stored)
         urgent = any(seat.kind == tables.HUMAN for seat in table.seats)
         uow.add_work(game_id, version, outbox.work_due(policy.due(table)), urgent)
+        _keep_players(uow, game_id, version, before, table, events)
         return Committed(game_id, head.version, version, table, stored, events)
+
+
+def _keep_players(
+    uow: UnitOfWork,
+    game_id: UUID,
+    version: int,
+    before: tables.Table | None,
+    after: tables.Table,
+    events: list[Event],
+) -> None:
+    """The seats players took or lost, and what the commit tells them: nothing to do, and no
+    statement, at a table of anonymous seats."""
+    held_before = _players_seated(before)
+    held_after = _players_seated(after)
+    seated = {s: p for s, p in held_after.items() if held_before.get(s) != p}
+    unseated = [s for s, p in held_before.items() if held_after.get(s) != p]
+    if seated or unseated:
+        uow.seat_players(game_id, seated, unseated)
+    told = notices_of(before, after, events)
+    if told:
+        uow.tell_players(game_id, version, [(n.player, n.kind, n.seat) for n in told])
+
+
+def _players_seated(table: tables.Table | None) -> dict[int, str]:
+    if table is None:
+        return {}
+    return {
+        index: seat.player
+        for index, seat in enumerate(table.seats)
+        if seat.kind == tables.HUMAN and seat.player is not None
+    }

@@ -33,6 +33,8 @@ class MemoryState:
     invites: dict[tuple[UUID, int], str] = field(default_factory=dict)
     timers: dict[UUID, dict[int, tuple[int, datetime]]] = field(default_factory=dict)
     seed_commitments: dict[UUID, tuple[str, datetime]] = field(default_factory=dict)
+    player_seats: dict[tuple[UUID, int], str] = field(default_factory=dict)
+    notices: list[tuple[str, str, UUID, int, int]] = field(default_factory=list)
 
 
 class MemoryStore:
@@ -99,7 +101,12 @@ class MemoryUnitOfWork:
         return self.s.tables[game_id]
 
     def append(
-        self, game_id: UUID, head: StreamHead, events: Sequence[Event], table: Table
+        self,
+        game_id: UUID,
+        head: StreamHead,
+        events: Sequence[Event],
+        table: Table,
+        acted: int | None = None,
     ) -> list[StoredEvent]:
         if self.s.heads[game_id] != head:
             raise VersionConflict(game_id, head.version, self.s.heads[game_id].version)
@@ -129,6 +136,20 @@ class MemoryUnitOfWork:
 
     def wake_streams(self, game_id: UUID) -> None:
         pass  # nothing listens here
+
+    def seat_players(
+        self, game_id: UUID, seated: Mapping[int, str], unseated: Sequence[int]
+    ) -> None:
+        for seat in unseated:
+            self.s.player_seats.pop((game_id, seat), None)
+        for seat, player in seated.items():
+            self.s.player_seats[(game_id, seat)] = player
+
+    def tell_players(
+        self, game_id: UUID, version: int, notices: Sequence[tuple[str, str, int]]
+    ) -> None:
+        for player, kind, seat in notices:
+            self.s.notices.append((player, kind, game_id, version, seat))
 
     def save_invites(self, game_id: UUID, invites: Mapping[int, str]) -> None:
         for seat, invite in invites.items():

@@ -35,6 +35,7 @@ class Settings:
     rate_limits: str = "on"  # "off": no rate limit at all (load tests from one address)
     rate_limit_create: str = "600/minute;10000/hour"  # games created, per client address
     rate_limit_create_bots: str = "30/minute;500/hour"  # tables of bots alone, per address
+    rate_limit_players: str = "20/hour"  # players created, per client address
     rate_limit_actions: str = "50/second"  # actions per seat token
     rate_limit_actions_per_address: str = "200/second"
     rate_limit_reads: str = "100/second"  # reads per seat token
@@ -85,6 +86,7 @@ ENVIRONMENT = {
     "RATE_LIMITS": "rate_limits",
     "RATE_LIMIT_CREATE": "rate_limit_create",
     "RATE_LIMIT_CREATE_BOTS": "rate_limit_create_bots",
+    "RATE_LIMIT_PLAYERS": "rate_limit_players",
     "RATE_LIMIT_ACTIONS": "rate_limit_actions",
     "RATE_LIMIT_ACTIONS_PER_ADDRESS": "rate_limit_actions_per_address",
     "RATE_LIMIT_READS": "rate_limit_reads",

@@ -56,9 +56,15 @@ class UnitOfWork(Protocol):
         ...
 
     def append(
-        self, game_id: UUID, head: StreamHead, events: Sequence[Event], table: Table
+        self,
+        game_id: UUID,
+        head: StreamHead,
+        events: Sequence[Event],
+        table: Table,
+        acted: int | None = None,
     ) -> list[StoredEvent]:
-        """Appends after `head`; `table` is the state the events lead to."""
+        """Appends after `head`; `table` is the state the events lead to, `acted` the seat
+        whose own move they are (a client's action), if any."""
         ...
 
     def add_work(
@@ -75,6 +81,20 @@ class UnitOfWork(Protocol):
         ...
 
     def revoke_token(self, game_id: UUID, seat: int) -> None: ...
+
+    def seat_players(
+        self, game_id: UUID, seated: Mapping[int, str], unseated: Sequence[int]
+    ) -> None:
+        """The seats players took (seat -> player id) and those they lost, as the events just
+        appended say."""
+        ...
+
+    def tell_players(
+        self, game_id: UUID, version: int, notices: Sequence[tuple[str, str, int]]
+    ) -> None:
+        """Notices (player id, kind, seat) of the commit, each numbered in its player's order,
+        and their streams woken once this commits."""
+        ...
 
     def wake_streams(self, game_id: UUID) -> None:
         """Wakes the game's live streams once this commits, with no event: its seat tokens

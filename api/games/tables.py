@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from flask import jsonify
 
-from api.auth import require_seat
+from api.auth import bearer_token, current_player, require_seat
 from api.cursors import decode_cursor, encode_cursor
 from api.games import bp
 from api.games.common import created, created_body
@@ -16,7 +16,7 @@ from api.limits import bot_table_quota, creator_key, limited, limited_creation
 from api.problems import Problem
 from api.rendering import iso
 from api.requests import game_uuid, idempotent_request, json_body, query
-from api.schemas.games import CreateGameSchema, DeckOptionsSchema, JoinSchema, ListGamesQuery
+from api.schemas.games import ME, CreateGameSchema, DeckOptionsSchema, JoinSchema, ListGamesQuery
 from api.services import services
 from domain import table as tables
 from domain.cards import Card
@@ -37,7 +37,7 @@ def create_game():
     game_type = get_game_type(data["type"])
     options, fixed_decks = _split_deck_options(data["options"])
     options, commitment = _split_seed_commitment(options)
-    seats = tuple(tables.SeatInfo(s["kind"], s.get("name"), s.get("level")) for s in data["seats"])
+    seats = _seats(data["seats"])
     seeds = SeedRequest(commitment, tuple(s.get("client_seed") for s in data["seats"]))
     creator = creator_key()
     with bot_table_quota(creator, all(seat.kind == tables.BOT for seat in seats)):
@@ -50,6 +50,24 @@ def create_game():
             creator=creator,
         )
     return created(created_body(result), {"Location": f"/games/{result.game_id}"})
+
+
+def _seats(entries: list[dict]) -> tuple[tables.SeatInfo, ...]:
+    """The seats asked for, each player's named: `me` is the player whose key creates the
+    table (its name unless the seat gives one), an open seat's player must exist."""
+    creator = current_player() if any(e.get("player") == ME for e in entries) else None
+    seats = []
+    for entry in entries:
+        player = entry.get("player")
+        name = entry.get("name")
+        if player == ME and creator is not None:
+            player, name = str(creator.id), name or creator.name
+        elif player is not None and not services().players.exists(uuid.UUID(player)):
+            raise Problem(
+                "validation-error", "no such player", errors={"seats": ["no such player"]}
+            )
+        seats.append(tables.SeatInfo(entry["kind"], name, entry.get("level"), player=player))
+    return tuple(seats)
 
 
 def _split_deck_options(options: dict) -> tuple[dict, tuple[tuple[Card, ...], ...]]:
@@ -101,8 +119,20 @@ def _whole(value: object) -> object:
 def join_seat(game_id: str, seat: int):
     game = game_uuid(game_id)
     body = json_body(JOIN)
+    player = current_player() if bearer_token() is not None else None
+    name = body.get("name") or (player.name if player else None)
+    if name is None:
+        raise Problem("validation-error", "a name is needed", errors={"name": ["required"]})
+    if player is None and "invite" not in body:
+        raise Problem("validation-error", "the seat's invite is needed",
+                      errors={"invite": ["required"]})  # fmt: skip
     joined = services().commands.join(
-        game, seat, body["name"], body["invite"], body.get("client_seed")
+        game,
+        seat,
+        name,
+        body.get("invite"),
+        body.get("client_seed"),
+        None if player is None else str(player.id),
     )
     return jsonify({"seat": seat, "token": joined.secrets.tokens[seat]}), 201
 

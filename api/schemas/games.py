@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.schemas.common import CardSchema, StrictInteger, card_list, name_field
@@ -21,17 +23,38 @@ def client_seed_field() -> fields.String:
     return fields.String(validate=client_seed)
 
 
+ME = "me"
+
+
+def seat_player(value: str) -> None:
+    """`me` (the player whose key creates the table) or a player's id."""
+    if value != ME:
+        try:
+            uuid.UUID(value)
+        except ValueError:
+            raise ValidationError("Must be 'me' or a player's id.") from None
+
+
 class SeatSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]))
     name = name_field()
     level = fields.String(validate=validate.Length(1, 32))
     client_seed = client_seed_field()
+    # A human seat of the creating player (`me`), or an open seat kept for a player (its id).
+    player = fields.String(validate=seat_player)
 
     @validates_schema
     def _fields_of_kind(self, data, **kwargs):
         kind = data.get("kind")
-        if kind == "human" and "name" not in data:
-            raise ValidationError("a human seat needs a name", "name")
+        player = data.get("player")
+        if kind == "human" and "name" not in data and player is None:
+            raise ValidationError("a human seat needs a name (or a player)", "name")
+        if kind == "human" and player not in (None, ME):
+            raise ValidationError("a human seat is the creating player's: 'me'", "player")
+        if kind == "open" and player == ME:
+            raise ValidationError("an open seat is kept for another player: its id", "player")
+        if kind == "bot" and player is not None:
+            raise ValidationError("a bot's seat is no player's", "player")
         if kind == "bot" and "level" not in data:
             raise ValidationError("a bot seat needs a level", "level")
         if kind != "human" and "name" in data:
@@ -64,8 +87,11 @@ class DeckOptionsSchema(Schema):
 
 
 class JoinSchema(Schema):
-    name = name_field(required=True)
-    invite = fields.String(required=True, validate=validate.Length(1, 256))
+    """`name` and `invite` are needed, except from a player (by its key): its name is the
+    default, and a seat kept for it needs no invite."""
+
+    name = name_field()
+    invite = fields.String(validate=validate.Length(1, 256))
     client_seed = client_seed_field()
 
 

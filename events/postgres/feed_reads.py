@@ -1,8 +1,9 @@
 """What a live stream's feed reads when its game moves: the events after a version, and the
-credentials that may still watch the game as a seat (the hashes of its seat tokens), in one
-statement, so both are of one moment: a token rotated or revoked before the statement ran is
-missing, and no event committed after it is there. A stream whose credential is missing ends
-before it is sent anything more (api/games/live.py, api/stream_rooms.py)."""
+credentials that may still watch the game as a seat (the hashes of its seat tokens and of its
+seated players' keys), in one statement, so both are of one moment: a token rotated or revoked
+before the statement ran is missing, and no event committed after it is there. A stream whose
+credential is missing ends before it is sent anything more (api/games/live.py,
+api/stream_rooms.py)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ _COLUMNS = ", ".join(f"e.{column.strip()}" for column in EVENT_COLUMNS.split(","
 # The credentials' row always comes, with the events (if any) beside it.
 _READ = (
     f"SELECT c.hashes, {_COLUMNS} FROM"
-    " (SELECT coalesce(array_agg(token_hash), '{}') AS hashes FROM seat_tokens"
-    "  WHERE game_id = %s) c"
+    " (SELECT coalesce(array_agg(h), '{}') AS hashes FROM"
+    "  (SELECT token_hash AS h FROM seat_tokens WHERE game_id = %s"
+    "   UNION ALL SELECT p.key_hash FROM player_seats ps JOIN players p ON p.id = ps.player_id"
+    "   WHERE ps.game_id = %s) seated) c"
     f" LEFT JOIN LATERAL (SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND version > %s"
     "  ORDER BY version LIMIT %s) e ON true"
 )
@@ -30,7 +33,7 @@ def events_and_credentials(
 ) -> tuple[list[StoredEvent], frozenset[str]]:
     rows = (
         conn.cursor(row_factory=tuple_row)
-        .execute(_READ, (game_id, game_id, after, limit))
+        .execute(_READ, (game_id, game_id, game_id, after, limit))
         .fetchall()
     )
     credentials = frozenset(rows[0][0]) if rows else frozenset()

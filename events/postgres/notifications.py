@@ -50,8 +50,15 @@ class GameNotifier:
     """Started lazily by the first subscription, so processes that never stream hold no
     listening connection."""
 
-    def __init__(self, database_url: str, fallback_poll_seconds: float = 1.0) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        fallback_poll_seconds: float = 1.0,
+        channel: str = NOTIFY_CHANNEL,
+    ) -> None:
+        """`channel`: the one NOTIFYed with the ids waited on (games, or players' notices)."""
         self._url = database_url
+        self._channel = channel
         self._fallback = fallback_poll_seconds
         self._lock = threading.Lock()
         self._waiters: dict[UUID, set[Subscription]] = {}
@@ -124,7 +131,7 @@ class GameNotifier:
                     delay = RECONNECT_SECONDS
                 log.warning(
                     "listening for %s failed (%s: %s); retrying in %.1f s",
-                    NOTIFY_CHANNEL,
+                    self._channel,
                     type(error).__name__,
                     error,
                     delay,
@@ -137,9 +144,9 @@ class GameNotifier:
 
     def _listen(self) -> None:
         with psycopg.connect(self._url, autocommit=True, connect_timeout=5) as conn:
-            conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            conn.execute(f"LISTEN {self._channel}")
             if self._failing:
-                log.warning("listening for %s again", NOTIFY_CHANNEL)
+                log.warning("listening for %s again", self._channel)
                 self._failing = False
             self.listening.set()
             self._wake(None)  # anything committed before LISTEN took effect is read now

@@ -45,35 +45,39 @@ def revoke(conn: psycopg.Connection, game_id: UUID, seat: int) -> None:
     conn.execute("DELETE FROM seat_tokens WHERE game_id = %s AND seat = %s", (game_id, seat))
 
 
+# The seat a credential's hash acts for at a game `s` (NULL: none): the seat's token, or the
+# key of the player who holds the seat. Its two placeholders both take the hash.
+_SEAT_OF_TOKEN = (
+    "coalesce((SELECT seat FROM seat_tokens t WHERE t.game_id = s.game_id AND t.token_hash = %s),"
+    " (SELECT ps.seat FROM players p JOIN player_seats ps ON ps.player_id = p.id"
+    "  WHERE p.key_hash = %s AND ps.game_id = s.game_id))"
+)
+
+
 def acts_for(conn: psycopg.Connection, game_id: UUID, seat: int, credential: str) -> bool:
-    """Whether the token whose hash is `credential` is still the seat's."""
+    """Whether the credential whose hash is `credential` (a seat token, or a player's key)
+    still acts for the seat."""
     row = (
         conn.cursor(row_factory=tuple_row)
         .execute(
-            "SELECT 1 FROM seat_tokens WHERE game_id = %s AND seat = %s AND token_hash = %s",
-            (game_id, seat, credential),
+            f"SELECT {_SEAT_OF_TOKEN} FROM streams s WHERE s.game_id = %s",
+            (credential, credential, game_id),
         )
         .fetchone()
     )
-    return row is not None
+    return row is not None and row[0] == seat
 
 
 def seat_for(conn: psycopg.Connection, game_id: UUID, token: str) -> int | None:
+    """The seat the credential (a seat token, or a player's key) acts for; None if none."""
+    hashed = token_hash(token)
     row = (
         conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT seat FROM seat_tokens WHERE game_id = %s AND token_hash = %s",
-            (game_id, token_hash(token)),
-        )
+        .execute(f"SELECT {_SEAT_OF_TOKEN} FROM streams s WHERE s.game_id = %s",
+                 (hashed, hashed, game_id))
         .fetchone()
-    )
+    )  # fmt: skip
     return None if row is None else row[0]
-
-
-# The seat a token hash acts for at a game (NULL: none), as a column beside the stream row's.
-_SEAT_OF_TOKEN = (
-    "(SELECT seat FROM seat_tokens t WHERE t.game_id = s.game_id AND t.token_hash = %s)"
-)
 
 
 def version_and_seat(
@@ -84,7 +88,8 @@ def version_and_seat(
     if token is None:
         return store.stream_row(conn, game_id, "s.version")[0], None
     columns = f"s.version, {_SEAT_OF_TOKEN}"
-    version, seat = store.stream_row(conn, game_id, columns, column_params=(token_hash(token),))
+    hashed = token_hash(token)
+    version, seat = store.stream_row(conn, game_id, columns, column_params=(hashed, hashed))
     return version, seat
 
 
@@ -98,7 +103,8 @@ def lock_as_statement(game_id: UUID, token: str) -> store.Statement:
     """lock_as's statement, whose answer `head_and_seat_of` reads."""
     columns = f"s.version, s.head_hash, s.chain_format, {_SEAT_OF_TOKEN}"
     lock = " FOR NO KEY UPDATE OF s"
-    return store.stream_row_statement(game_id, columns, lock, column_params=(token_hash(token),))
+    hashed = token_hash(token)
+    return store.stream_row_statement(game_id, columns, lock, column_params=(hashed, hashed))
 
 
 def head_and_seat_of(cursor: psycopg.Cursor, game_id: UUID) -> tuple[StreamHead, int | None]:

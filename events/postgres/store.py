@@ -6,7 +6,7 @@ Every function runs inside the caller's transaction (READ COMMITTED); the caller
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -142,8 +142,11 @@ WITH ins AS (
                         prev_hash, hash, nonce)
     VALUES {rows} RETURNING global_position, version),
 head AS (
-    UPDATE streams SET version = %s, head_hash = %s, head_signature = %s, updated_at = now()
+    UPDATE streams SET version = %s, head_hash = %s, head_signature = %s,
+                       to_act = %s::smallint[], updated_at = now()
     WHERE game_id = %s),
+acted AS (
+    UPDATE player_seats SET last_acted_version = %s WHERE game_id = %s AND seat = %s),
 note AS (SELECT {notify})
 SELECT ins.global_position FROM ins, note ORDER BY ins.version"""
 
@@ -157,6 +160,7 @@ def append(
     notify: bool = True,
     locked_head: StreamHead | None = None,
     sign: Signer | None = None,
+    to_act: Sequence[int] = (),
 ) -> list[StoredEvent]:
     """Appends after `expected_version` or raises VersionConflict / GameNotFound.
 
@@ -170,7 +174,7 @@ def append(
     head = locked_head if locked_head is not None else _lock_head(conn, game_id, expected_version)
     if head.version != expected_version:
         raise VersionConflict(game_id, expected_version, head.version)
-    appending = prepare_append(game_id, head, events, notify=notify, sign=sign)
+    appending = prepare_append(game_id, head, events, notify=notify, sign=sign, to_act=to_act)
     return appended(appending, execute(conn, appending.statement))
 
 
@@ -190,9 +194,13 @@ def prepare_append(
     *,
     notify: bool = True,
     sign: Signer | None = None,
+    to_act: Sequence[int] = (),
+    acted: int | None = None,
 ) -> Appending:
     """The events after `head` (the caller holds the stream row's lock at it), chained and
-    signed, and the statement that appends them."""
+    signed, and the statement that appends them. The stream row keeps whose move the game
+    waits for now (`to_act`); the seat whose move this is (`acted`), if a player holds it,
+    keeps the version as its player's last move."""
     if not events:
         raise ValueError("append needs at least one event")
     chained = chained_events(game_id, head, events, datetime.now(UTC))
@@ -213,7 +221,8 @@ def prepare_append(
         ]
     last = chained[-1]
     signature = sign(str(game_id), last.version, last.hash) if sign else None
-    params += [last.version, last.hash, signature, game_id, str(game_id)]
+    params += [last.version, last.hash, signature, list(to_act), game_id]
+    params += [last.version, game_id, -1 if acted is None else acted, str(game_id)]
     notify_sql = f"pg_notify('{NOTIFY_CHANNEL}', %s)" if notify else "%s::text"
     query = _APPEND.format(rows=", ".join([_ROW] * len(chained)), notify=notify_sql)
     return Appending(chained, (query, params))

@@ -27,13 +27,14 @@ import psycopg
 from psycopg.pq import TransactionStatus
 
 from domain.decider import Event
-from domain.table import Table
+from domain.table import Table, seats_to_act
 from events.idempotent_requests import Claim
 from events.outbox import Work
 from events.postgres import (
     idempotency,
     named_statements,
     outbox,
+    players,
     seat_tokens,
     seed_commitments,
     store,
@@ -163,10 +164,18 @@ class PostgresUnitOfWork:
         return table
 
     def append(
-        self, game_id: UUID, head: StreamHead, events: Sequence[Event], table: Table
+        self,
+        game_id: UUID,
+        head: StreamHead,
+        events: Sequence[Event],
+        table: Table,
+        acted: int | None = None,
     ) -> list[StoredEvent]:
         sign = self._signer.sign if self._signer else None
-        appending = store.prepare_append(game_id, head, new_events(events), sign=sign)
+        to_act = seats_to_act(table)
+        appending = store.prepare_append(
+            game_id, head, new_events(events), sign=sign, to_act=to_act, acted=acted
+        )
         version = head.version + len(appending.chained)
         self._committed.append((game_id, version, table))
         status_moves = self._status.get(game_id) != table.status
@@ -204,6 +213,21 @@ class PostgresUnitOfWork:
 
     def wake_streams(self, game_id: UUID) -> None:
         store.notify_game(self.conn, game_id)
+
+    def seat_players(
+        self, game_id: UUID, seated: Mapping[int, str], unseated: Sequence[int]
+    ) -> None:
+        if unseated:
+            players.unseat(self.conn, game_id, unseated)
+        if seated:
+            players.seat(self.conn, game_id, {s: UUID(p) for s, p in seated.items()})
+
+    def tell_players(
+        self, game_id: UUID, version: int, notices: Sequence[tuple[str, str, int]]
+    ) -> None:
+        rows = [(UUID(player), kind, seat) for player, kind, seat in notices]
+        for player in sorted(set(players.add_notices(self.conn, game_id, version, rows))):
+            players.wake_player(self.conn, player)
 
     def save_invites(self, game_id: UUID, invites: Mapping[int, str]) -> None:
         seat_tokens.save_invites(self.conn, game_id, invites)

@@ -35,6 +35,7 @@ def settings(database_url: str, redis_url: str, queue_name: str, tmp_path_factor
         # tests/api/test_limits.py tests these limits at their defaults.
         rate_limit_costly_reads="10000/second",
         rate_limit_costly_reads_per_address="10000/second",
+        rate_limit_players="10000/hour",  # the suite makes many players from one address
     )
 
 

@@ -1,0 +1,64 @@
+"""POST /players (a player and its key, shown once), GET /players/{id} (a public profile) and
+POST /players/me/key (a new key: the old one, and what it opened, end at once)."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from flask import jsonify
+
+from api.auth import current_player
+from api.games.common import created
+from api.limits import limited
+from api.players import bp
+from api.problems import Problem
+from api.rendering import iso
+from api.requests import json_body
+from api.schemas.players import NewPlayerSchema
+from api.services import services
+
+NEW_PLAYER = NewPlayerSchema()
+
+
+@bp.post("/players")
+@limited("players")
+def create_player():
+    body = json_body(NEW_PLAYER)
+    player, key = services().players.create(body["name"])
+    shown = {"id": str(player.id), "name": player.name, "key": key,
+             "created_at": iso(player.created_at)}  # fmt: skip
+    return created(shown, {"Location": f"/players/{player.id}", "Cache-Control": "no-store"})
+
+
+@bp.get("/players/<player_id>")
+@limited("reads")
+def show_player(player_id: str):
+    profile = services().players.profile(_player_uuid(player_id))
+    player = profile.player
+    return jsonify(
+        {
+            "id": str(player.id),
+            "name": player.name,
+            "created_at": iso(player.created_at),
+            "games": profile.games,
+            "ratings": {},
+        }
+    )
+
+
+@bp.post("/players/me/key")
+@limited("actions")
+def new_player_key():
+    player = current_player()
+    key = services().players.new_key(player.id)
+    response = jsonify({"key": key})
+    response.status_code = 201
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _player_uuid(raw: str) -> UUID:
+    try:
+        return UUID(raw)
+    except ValueError:
+        raise Problem("not-found", "no such player") from None

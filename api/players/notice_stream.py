@@ -1,0 +1,159 @@
+"""GET /me/stream: one Server-Sent Events stream of a player's notices, for all its tables.
+
+Each notice is `id: <number>`, `event: <kind>`, `data: {"id", "kind", "game_id", "version",
+"seat", "at"}`: never a card. A client resumes with `Last-Event-ID` (or `?after=`), as with a
+game's stream, and gets every notice after that number once, in order. The stream belongs to
+the key that opened it: once the key is rotated it ends, before anything more is sent.
+
+Served by the API worker's greenlet: a player's notices are few, and each wake-up is one
+statement (is the key still the player's, and what came after the last number sent).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from uuid import UUID
+
+from flask import Response, current_app, request
+
+from api.auth import MAX_TOKEN_LENGTH, bearer_token
+from api.games.live import RETRY_MS, sse_comment
+from api.games.stream import RETRY_SECONDS, client_slots
+from api.limits import client_address, limited
+from api.players import bp
+from api.problems import Problem
+from api.rendering import iso
+from api.requests import query
+from api.schemas.players import NoticeStreamQuery
+from api.services import services
+from events import json_text, metrics
+from events.credentials import token_hash
+from events.players import Players
+from events.postgres.notifications import GameNotifier
+from events.postgres.players import PLAYER_CHANNEL, NoticeRow
+
+BATCH = 200
+LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
+NOTICE_STREAM_QUERY = NoticeStreamQuery()
+_NOTIFIER_LOCK = threading.Lock()
+
+
+@bp.get("/me/stream")
+@limited("reads")
+def my_stream():
+    params = query(NOTICE_STREAM_QUERY)
+    key = bearer_token() or params.get("access_token")
+    svc = services()
+    player = svc.players.by_key(key) if key and len(key) <= MAX_TOKEN_LENGTH else None
+    if key is None or player is None:
+        raise Problem("unauthorized", "a player's stream needs its key")
+    after = _resume_point(params.get("after", 0))
+    owners = [f"address-{client_address()}", f"credential-{token_hash(key)[:32]}"]
+    slots = client_slots(svc.settings, svc.redis)
+    slot = slots.acquire(owners)
+    if slot is None:
+        metrics.RATE_LIMITED.labels("streams-per-client").inc()
+        raise Problem(
+            "rate-limited",
+            f"{svc.settings.max_streams_per_client} streams are open for this client already",
+            retry_after=RETRY_SECONDS,
+        )
+    settings = svc.settings
+    body = notice_stream(
+        player.id,
+        key,
+        after,
+        svc.players,
+        _notifier(),
+        settings.stream_heartbeat_seconds,
+        settings.stream_max_seconds,
+        lambda: slots.refresh(slot, owners),
+    )
+    response = Response(body, mimetype="text/event-stream")
+    response.headers.update(
+        {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Authorization"}
+    )
+    response.call_on_close(lambda: slots.release(slot, owners))
+    return response
+
+
+def notice_stream(
+    player_id: UUID,
+    key: str,
+    after: int,
+    players: Players,
+    notifier: GameNotifier,
+    heartbeat: float,
+    max_seconds: float,
+    alive=lambda: None,
+) -> Iterator[str]:
+    """SSE text: the notices after number `after`, then each new one, until the key is no
+    longer the player's (or `max_seconds` pass, or the server shuts down). Subscribes before
+    the first read, so no notice can slip between a read and the wait."""
+    with notifier.subscribe(player_id) as subscription:
+        yield f"retry: {RETRY_MS}\n" + sse_comment(f"notices after {after}")
+        last, started = after, time.monotonic()
+        last_comment = started
+        while True:
+            valid, notices = players.notices_for_key(player_id, key, last, BATCH)
+            if not valid or notifier.closed:
+                return  # the key was rotated: nothing more for it
+            if notices:
+                yield "".join(_frame(notice) for notice in notices)
+                last = notices[-1].number
+                if len(notices) == BATCH:
+                    continue
+            now = time.monotonic()
+            if max_seconds and now - started >= max_seconds:
+                return
+            if now - last_comment >= heartbeat:
+                yield sse_comment("keep-alive")
+                alive()
+                last_comment = now
+            wait = min(notifier.poll_timeout(heartbeat), last_comment + heartbeat - now)
+            if max_seconds:
+                wait = min(wait, started + max_seconds - now)
+            subscription.wait(max(0.0, wait))
+
+
+def notice_json(notice: NoticeRow) -> dict:
+    return {
+        "id": notice.number,
+        "kind": notice.kind,
+        "game_id": None if notice.game_id is None else str(notice.game_id),
+        "version": notice.version,
+        "seat": notice.seat,
+        "at": iso(notice.created_at),
+    }
+
+
+def _frame(notice: NoticeRow) -> str:
+    data = json_text.dumps(notice_json(notice)).decode("utf-8")
+    return f"id: {notice.number}\nevent: {notice.kind}\ndata: {data}\n\n"
+
+
+def _notifier() -> GameNotifier:
+    """This process's one LISTEN on the players' channel, started with its first stream."""
+    with _NOTIFIER_LOCK:
+        notifier = current_app.extensions.get("cardroom_player_notifier")
+        if notifier is None:
+            url = services().settings.database_url
+            notifier = GameNotifier(url, channel=PLAYER_CHANNEL)
+            current_app.extensions["cardroom_player_notifier"] = notifier
+        return notifier
+
+
+def _resume_point(from_query: int) -> int:
+    header = request.headers.get("Last-Event-ID")
+    if not header:
+        return from_query
+    if not LAST_EVENT_ID.fullmatch(header):
+        raise Problem(
+            "validation-error",
+            "Last-Event-ID must be a notice number",
+            errors={"Last-Event-ID": ["must be 1-18 digits"]},
+        )
+    return int(header)

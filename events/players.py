@@ -1,0 +1,92 @@
+"""Players: an identity above seats. A player has a name and a key (a bearer secret shown once,
+stored as a hash, rotatable); with its key it acts, reads and streams at any of its tables as
+its seat there, exactly as that seat's token does. Which seat is whose is in the games' events;
+this service keeps the players themselves, their inbox of tables and their notices."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+from events.errors import ApplicationError
+from events.postgres import players, store
+from events.postgres.players import InboxRow, NoticeRow, PlayerRow
+
+KEY_PREFIX = "pk_"  # a player's key says what it is; a seat token never starts so on purpose
+
+
+class NoSuchPlayer(ApplicationError):
+    code = "not-found"
+
+
+def new_key() -> str:
+    return KEY_PREFIX + secrets.token_urlsafe(32)  # 256 bits
+
+
+@dataclass(frozen=True)
+class Profile:
+    player: PlayerRow
+    games: dict[str, int]  # finished games per game type
+
+
+class Players:
+    def __init__(self, pool) -> None:
+        self._pool = pool
+
+    def create(self, name: str) -> tuple[PlayerRow, str]:
+        """A new player and its key (shown once: only its hash is kept)."""
+        key = new_key()
+        with self._pool.connection() as conn, conn.transaction():
+            row = players.create(conn, uuid.uuid4(), name, key)
+        return row, key
+
+    def new_key(self, player_id: UUID) -> str:
+        """A new key; the old one stops working when this commits, and what it opened ends:
+        the streams of its tables (their credentials change) and its inbox stream."""
+        key = new_key()
+        with self._pool.connection() as conn, conn.transaction():
+            for game_id in players.new_key(conn, player_id, key):
+                store.notify_game(conn, game_id)
+            players.wake_player(conn, player_id)
+        return key
+
+    def by_key(self, key: str) -> PlayerRow | None:
+        with self._pool.connection() as conn:
+            return players.by_key(conn, key)
+
+    def profile(self, player_id: UUID) -> Profile:
+        with self._pool.connection() as conn:
+            row = players.by_id(conn, player_id)
+            if row is None:
+                raise NoSuchPlayer("no such player")
+            return Profile(row, players.finished_games_by_type(conn, player_id))
+
+    def exists(self, player_id: UUID) -> bool:
+        with self._pool.connection() as conn:
+            return players.by_id(conn, player_id) is not None
+
+    def inbox(
+        self,
+        player_id: UUID,
+        status: str | None,
+        mine: bool,
+        before: tuple[datetime, UUID] | None,
+        limit: int,
+    ) -> list[InboxRow]:
+        with self._pool.connection() as conn:
+            return players.inbox(conn, player_id, status, mine, before, limit)
+
+    def notices_for_key(
+        self, player_id: UUID, key: str, after: int, limit: int
+    ) -> tuple[bool, list[NoticeRow]]:
+        """Whether `key` is still the player's, and if so its notices after number `after`."""
+        with self._pool.connection() as conn:
+            return players.notices_for_key(conn, player_id, key, after, limit)
+
+    def key_is(self, player_id: UUID, key: str) -> bool:
+        """Whether `key` is still the player's (a stream it opened ends once it is not)."""
+        found = self.by_key(key)
+        return found is not None and found.id == player_id

@@ -1,0 +1,209 @@
+"""Players on Postgres: their rows (a name and the hash of their key), the seats they hold
+(kept with the events that seat or unseat them), their inbox of tables, and their notices."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+import psycopg
+from psycopg.rows import class_row, tuple_row
+
+from events.credentials import token_hash
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    id: UUID
+    name: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class InboxRow:
+    game_id: UUID
+    game_type: str
+    status: str
+    seat: int
+    my_turn: bool
+    deadline: datetime | None
+    version: int
+    updated_at: datetime
+    last_acted_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeRow:
+    number: int
+    kind: str
+    game_id: UUID | None
+    version: int | None
+    seat: int | None
+    created_at: datetime
+
+
+def create(conn: psycopg.Connection, player_id: UUID, name: str, key: str) -> PlayerRow:
+    cur = conn.cursor(row_factory=class_row(PlayerRow))
+    row = cur.execute(
+        "INSERT INTO players (id, name, key_hash) VALUES (%s, %s, %s)"
+        " RETURNING id, name, created_at",
+        (player_id, name, token_hash(key)),
+    ).fetchone()
+    assert row is not None
+    return row
+
+
+def new_key(conn: psycopg.Connection, player_id: UUID, key: str) -> list[UUID]:
+    """The player's key from now on (the old one stops working at commit); the games where
+    it sits, whose streams must end for the old key."""
+    conn.execute("UPDATE players SET key_hash = %s WHERE id = %s", (token_hash(key), player_id))
+    return games_of(conn, player_id)
+
+
+def games_of(conn: psycopg.Connection, player_id: UUID) -> list[UUID]:
+    rows = (
+        conn.cursor(row_factory=tuple_row)
+        .execute("SELECT game_id FROM player_seats WHERE player_id = %s", (player_id,))
+        .fetchall()
+    )
+    return [row[0] for row in rows]
+
+
+def by_key(conn: psycopg.Connection, key: str) -> PlayerRow | None:
+    cur = conn.cursor(row_factory=class_row(PlayerRow))
+    return cur.execute(
+        "SELECT id, name, created_at FROM players WHERE key_hash = %s", (token_hash(key),)
+    ).fetchone()
+
+
+def by_id(conn: psycopg.Connection, player_id: UUID) -> PlayerRow | None:
+    cur = conn.cursor(row_factory=class_row(PlayerRow))
+    return cur.execute(
+        "SELECT id, name, created_at FROM players WHERE id = %s", (player_id,)
+    ).fetchone()
+
+
+def names(conn: psycopg.Connection, player_ids: Iterable[UUID]) -> dict[UUID, str]:
+    rows = (
+        conn.cursor(row_factory=tuple_row)
+        .execute("SELECT id, name FROM players WHERE id = ANY(%s)", (list(player_ids),))
+        .fetchall()
+    )
+    return {row[0]: row[1] for row in rows}
+
+
+def finished_games_by_type(conn: psycopg.Connection, player_id: UUID) -> dict[str, int]:
+    rows = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "SELECT s.game_type, count(*) FROM player_seats ps"
+            " JOIN streams s ON s.game_id = ps.game_id"
+            " WHERE ps.player_id = %s AND s.status = 'finished' GROUP BY s.game_type",
+            (player_id,),
+        )
+        .fetchall()
+    )
+    return {row[0]: row[1] for row in rows}
+
+
+def seat(conn: psycopg.Connection, game_id: UUID, seats: Mapping[int, UUID]) -> None:
+    """Records each seat's player (a table's creation, or a join), in one statement."""
+    if seats:
+        rows = ", ".join(["(%s, %s, %s)"] * len(seats))
+        params = [p for s, player in seats.items() for p in (player, game_id, s)]
+        conn.execute(f"INSERT INTO player_seats (player_id, game_id, seat) VALUES {rows}", params)
+
+
+def unseat(conn: psycopg.Connection, game_id: UUID, seats: Iterable[int]) -> None:
+    conn.execute(
+        "DELETE FROM player_seats WHERE game_id = %s AND seat = ANY(%s)", (game_id, list(seats))
+    )
+
+
+def add_notices(
+    conn: psycopg.Connection, game_id: UUID, version: int, notices: Iterable[tuple[UUID, str, int]]
+) -> list[UUID]:
+    """Each (player, kind, seat) numbered in its player's order: taking numbers locks each
+    player's row until the commit, so notices commit in the order of their numbers. Returns
+    the players told, for their streams' wake-up."""
+    told: list[UUID] = []
+    for player, kind, seat_index in notices:
+        conn.execute(
+            "WITH n AS (UPDATE players SET notices = notices + 1 WHERE id = %s RETURNING notices)"
+            " INSERT INTO notices (player_id, number, kind, game_id, version, seat)"
+            " SELECT %s, n.notices, %s, %s, %s, %s FROM n",
+            (player, player, kind, game_id, version, seat_index),
+        )
+        told.append(player)
+    return told
+
+
+PLAYER_CHANNEL = "player_notices"  # payload: the player's id
+
+
+def wake_player(conn: psycopg.Connection, player_id: UUID) -> None:
+    """NOTIFYs the player's streams at commit."""
+    conn.execute("SELECT pg_notify(%s, %s)", (PLAYER_CHANNEL, str(player_id)))
+
+
+_NOTICES_FOR_KEY = """
+SELECT k.valid, n.number, n.kind, n.game_id, n.version, n.seat, n.created_at
+FROM (SELECT EXISTS (SELECT 1 FROM players WHERE id = %s AND key_hash = %s) AS valid) k
+LEFT JOIN LATERAL (
+    SELECT number, kind, game_id, version, seat, created_at FROM notices
+    WHERE player_id = %s AND number > %s ORDER BY number LIMIT %s) n ON k.valid
+"""
+
+
+def notices_for_key(
+    conn: psycopg.Connection, player_id: UUID, key: str, after: int, limit: int
+) -> tuple[bool, list[NoticeRow]]:
+    """Whether `key` is still the player's, and if so its notices after number `after`, in one
+    statement: a player's stream learns both at each wake-up."""
+    rows = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(_NOTICES_FOR_KEY, (player_id, token_hash(key), player_id, after, limit))
+        .fetchall()
+    )
+    valid = bool(rows and rows[0][0])
+    notices = [NoticeRow(*row[1:]) for row in rows if row[1] is not None]
+    return valid, notices
+
+
+_INBOX = """
+SELECT ps.game_id, s.game_type, s.status, ps.seat, ps.seat = ANY(s.to_act) AS my_turn,
+       t.deadline, s.version, s.updated_at, ps.last_acted_version
+FROM player_seats ps
+JOIN streams s ON s.game_id = ps.game_id
+LEFT JOIN turn_timers t ON t.game_id = ps.game_id AND t.seat = ps.seat
+WHERE ps.player_id = %(player)s
+  AND (%(status)s::text IS NULL OR s.status = %(status)s)
+  AND (NOT %(mine)s OR ps.seat = ANY(s.to_act))
+  AND (%(before_at)s::timestamptz IS NULL
+       OR (s.updated_at, ps.game_id) < (%(before_at)s, %(before_id)s))
+ORDER BY s.updated_at DESC, ps.game_id DESC
+LIMIT %(limit)s
+"""
+
+
+def inbox(
+    conn: psycopg.Connection,
+    player_id: UUID,
+    status: str | None,
+    mine: bool,
+    before: tuple[datetime, UUID] | None,
+    limit: int,
+) -> list[InboxRow]:
+    """The player's tables, most recently moved first (keyset pages)."""
+    cur = conn.cursor(row_factory=class_row(InboxRow))
+    params = {
+        "player": player_id,
+        "status": status,
+        "mine": mine,
+        "before_at": before[0] if before else None,
+        "before_id": before[1] if before else None,
+        "limit": limit,
+    }
+    return cur.execute(_INBOX, params).fetchall()
