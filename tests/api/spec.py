@@ -102,9 +102,13 @@ def check_response(method: str, path: str, response: TestResponse) -> None:
         body = json.loads(body)
     elif response.mimetype.endswith("yaml"):  # as a client parses it (Schemathesis does)
         body = yaml.safe_load(body)
+    validator = _validator(json.dumps(schema, sort_keys=True))
+    # An event stream's schema describes one message: each message is held to it.
+    values = sse_messages(body) if response.mimetype == "text/event-stream" else [body]
     errors = [
         f"{'/'.join(map(str, error.instance_path)) or '(body)'}: {error.message}"
-        for error in _validator(json.dumps(schema, sort_keys=True)).iter_errors(body)
+        for value in values
+        for error in validator.iter_errors(value)
     ]
     if errors:
         raise SpecViolation(f"{where}: the body does not match the schema:\n" + "\n".join(errors))
@@ -134,3 +138,21 @@ def _expect_problem(where: str, response: TestResponse, status: int) -> None:
     ]
     if errors:
         raise SpecViolation(f"{where}: not a problem document: {errors}")
+
+
+def sse_messages(text: str) -> list[dict[str, Any]]:
+    """The messages of a Server-Sent Events body that carry data, each as its fields (a field
+    given twice keeps its last value, `data` lines are joined); comments are left out."""
+    messages, fields = [], {}
+    for line in text.split("\n"):
+        if line == "":
+            if "data" in fields:
+                messages.append(fields)
+            fields = {}
+        elif not line.startswith(":"):
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "data" and "data" in fields:
+                value = fields["data"] + "\n" + value
+            fields[name] = int(value) if name == "retry" and value.isdigit() else value
+    return messages

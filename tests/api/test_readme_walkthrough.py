@@ -36,4 +36,5 @@ def test_the_readme_curl_walkthrough_plays_a_game_to_a_verified_export(settings,
     assert '"code"' not in run.stdout, run.stdout[-3000:]  # no step answered with a problem
     assert "VERIFIED" in run.stdout and "NOT VERIFIED" not in run.stdout
     assert "info fair: yes" in run.stdout  # the walkthrough's seed came after the commitment
+    assert re.search(r'"my_turn":\s*true', run.stdout)  # the player's inbox found its table
     assert set(ROOT.iterdir()) == before  # nothing lands in the repository
