@@ -120,12 +120,8 @@ def join_seat(game_id: str, seat: int):
     game = game_uuid(game_id)
     body = json_body(JOIN)
     player = current_player() if bearer_token() is not None else None
-    name = body.get("name") or (player.name if player else None)
-    if name is None:
-        raise Problem("validation-error", "a name is needed", errors={"name": ["required"]})
-    if player is None and "invite" not in body:
-        raise Problem("validation-error", "the seat's invite is needed",
-                      errors={"invite": ["required"]})  # fmt: skip
+    # A joiner who gives no name is called by the player's name, or by its seat.
+    name = body.get("name") or (player.name if player else f"Seat {seat}")
     joined = services().commands.join(
         game,
         seat,

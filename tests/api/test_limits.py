@@ -208,3 +208,11 @@ def test_leaving_a_table_played_for_a_while_costs_no_bot_table(settings):
         bots = [{"kind": "bot", "level": "random"}] * 3
         made = client.post("/games", json={"type": "trick_and_snipers", "seats": bots})
     assert left.status_code == 201 and made.status_code == 201
+
+
+def test_players_made_per_address_are_limited(settings):
+    with app_with(settings, rate_limit_players="2/hour") as client:
+        made = [client.post("/players", json={"name": f"p{i}"}) for i in range(2)]
+        refused = client.post("/players", json={"name": "third"})
+    assert [r.status_code for r in made] == [201, 201]
+    assert_rate_limited(refused)
