@@ -45,7 +45,8 @@ OPEN_TIMEOUT = 30.0  # connect + response head
 OPEN_ATTEMPTS = 20  # tries per stream while refused (503)
 HEAD_LIMIT = 64 * 1024
 RECENT = 2000
-RECORDED_AT = re.compile(rb'"recorded_at":\s*"([^"]+)"')
+# When a message was made: an event's `recorded_at`, or a player's notice's `at`.
+RECORDED_AT = re.compile(rb'"(?:recorded_)?at":\s*"([^"]+)"')
 GAME_ENDED = b"event: GameEnded"
 
 
@@ -86,7 +87,11 @@ def game_of(path: str) -> str:
 
 def recorded_epoch(event_json: bytes) -> float:
     found = RECORDED_AT.search(event_json)  # a tenth of the cost of parsing the whole event
-    recorded = found.group(1).decode() if found else json.loads(event_json)["recorded_at"]
+    if found:
+        recorded = found.group(1).decode()
+    else:
+        message = json.loads(event_json)
+        recorded = message.get("recorded_at") or message["at"]
     return datetime.fromisoformat(recorded).timestamp()  # 3.11+ reads the trailing "Z"
 
 

@@ -29,7 +29,7 @@ def test_a_wrong_invite_is_forbidden_and_changes_nothing(client):
     wrong = client.post(url, json={"name": "Eve", "invite": invites_of(created)[2]})
     missing = client.post(url, json={"name": "Eve"})
     assert wrong.status_code == 403 and wrong.get_json()["code"] == "forbidden"
-    assert missing.status_code == 400
+    assert missing.status_code == 403 and missing.get_json()["code"] == "forbidden"  # as wrong
     game = client.get(f"/games/{created['id']}").get_json()
     assert game["version"] == created["version"] and game["seats"][1]["kind"] == "open"
     assert client.post(url, json=join_body(created, 1, "Ann")).status_code == 201
