@@ -58,16 +58,23 @@ def deliver_webhook(delivery_id: int, failures: int) -> str:
     return deliver(cardroom.pool, sealer, pace(context.settings()), delivery_id, failures)
 
 
-def enqueue(due: DueDelivery) -> None:
-    queue().enqueue(
-        deliver_webhook,
-        due.id,
-        due.failures,
-        job_id=due.job_id,
-        job_timeout=int(LEASE_SECONDS),
-        result_ttl=60,
-        failure_ttl=86400,
-    )
+def enqueue(*due: DueDelivery) -> None:
+    """Hands RQ these attempts, in one round trip to Redis."""
+    if not due:
+        return
+    target = queue()
+    jobs = [
+        Queue.prepare_data(
+            deliver_webhook,
+            args=(delivery.id, delivery.failures),
+            job_id=delivery.job_id,
+            timeout=int(LEASE_SECONDS),
+            result_ttl=60,
+            failure_ttl=86400,
+        )
+        for delivery in due
+    ]
+    target.enqueue_many(jobs)
 
 
 def relay_due() -> int:
@@ -79,8 +86,7 @@ def relay_due() -> int:
         if room <= 0:
             return 0
         due = webhooks.claim_due(conn, room, spacing)
-        for delivery in due:
-            enqueue(delivery)  # before the commit: a failure leaves them waiting
+        enqueue(*due)  # before the commit: a failure leaves them waiting
     return len(due)
 
 
@@ -122,7 +128,7 @@ def sweep_stale(older_than_seconds: float = STALE_AFTER_SECONDS) -> int:
         lost = webhooks.stale(conn, older_than_seconds)
         for delivery in lost:
             log.warning("re-enqueueing lost webhook delivery %s", delivery.job_id)
-            enqueue(delivery)
+        enqueue(*lost)
     return len(lost)
 
 

@@ -252,6 +252,33 @@ class Outcome:
     disabled_now: bool
 
 
+_RECORD = """
+WITH moved AS (
+    UPDATE webhook_deliveries SET enqueued_at = NULL, leased_until = NULL,
+        done_at = CASE WHEN %(finished)s THEN now() END,
+        failures = failures + CASE WHEN %(finished)s THEN 0 ELSE 1 END,
+        due_at = now() + make_interval(secs => %(retry)s)
+    WHERE id = %(id)s AND failures = %(failures)s AND done_at IS NULL
+    RETURNING id
+), tried AS (
+    INSERT INTO webhook_attempts (endpoint_id, message_id, kind, notice, attempt, latency_ms,
+                                  status, error, answer, delivered)
+    SELECT %(endpoint)s, %(message)s, %(kind)s, %(notice)s::bigint, %(attempt)s, %(latency)s,
+           %(status)s::smallint, %(error)s::text, %(answer)s, %(delivered)s FROM moved
+), endpoint AS (
+    UPDATE webhook_endpoints SET
+        failures = CASE WHEN %(delivered)s THEN 0 ELSE failures + 1 END,
+        enabled = enabled AND (%(delivered)s OR failures + 1 < %(limit)s),
+        disabled_at = CASE WHEN enabled AND NOT %(delivered)s AND failures + 1 >= %(limit)s
+                           THEN now() ELSE disabled_at END
+    WHERE id = %(endpoint)s AND NOT %(ping)s AND EXISTS (SELECT 1 FROM moved)
+    RETURNING failures, disabled_at = now() AS disabled_now
+)
+SELECT EXISTS (SELECT 1 FROM moved), (SELECT failures FROM endpoint),
+       coalesce((SELECT disabled_now FROM endpoint), false), pg_notify(%(channel)s, '')
+"""
+
+
 def record(
     conn: psycopg.Connection,
     leased: LeasedDelivery,
@@ -263,49 +290,26 @@ def record(
     retry_in_seconds: float,
     failure_limit: int,
 ) -> Outcome | None:
-    """Records the attempt: the delivery is done (delivered, or a ping tried once), or waits
-    `retry_in_seconds` for its next attempt; the endpoint's failures in a row start again from
-    0, or grow by one and disable it at `failure_limit` (a ping's failure counts for nothing).
-    None if this attempt was recorded already (by a job that ran the same attempt)."""
+    """Records the attempt, in one statement: the delivery is done (delivered, or a ping tried
+    once), or waits `retry_in_seconds` for its next attempt; the endpoint's failures in a row
+    start again from 0, or grow by one and disable it at `failure_limit` (a ping counts for
+    nothing); the relay is woken (the endpoint's next delivery may go). None if this attempt
+    was recorded already (by a job that ran the same attempt)."""
     ping = leased.kind == PING
-    finished = delivered or ping
-    moved = conn.execute(
-        "UPDATE webhook_deliveries SET enqueued_at = NULL, leased_until = NULL,"
-        " done_at = CASE WHEN %(finished)s THEN now() END,"
-        " failures = failures + CASE WHEN %(finished)s THEN 0 ELSE 1 END,"
-        " due_at = now() + make_interval(secs => %(retry)s)"
-        " WHERE id = %(id)s AND failures = %(failures)s AND done_at IS NULL",
-        {"finished": finished, "retry": retry_in_seconds, "id": leased.id,
-         "failures": leased.failures},
-    )  # fmt: skip
-    if moved.rowcount != 1:
+    params = {
+        "finished": delivered or ping, "retry": retry_in_seconds, "id": leased.id,
+        "failures": leased.failures, "endpoint": leased.endpoint_id,
+        "message": leased.message_id, "kind": leased.kind, "notice": leased.notice,
+        "attempt": leased.failures + 1, "latency": latency_ms, "status": status,
+        "error": error, "answer": answer, "delivered": delivered, "limit": failure_limit,
+        "ping": ping, "channel": WEBHOOK_CHANNEL,
+    }  # fmt: skip
+    row = conn.cursor(row_factory=tuple_row).execute(_RECORD, params).fetchone()
+    assert row is not None
+    recorded, failures_in_a_row, disabled_now, _ = row
+    if not recorded:
         return None
-    conn.execute(
-        "INSERT INTO webhook_attempts (endpoint_id, message_id, kind, notice, attempt,"
-        " latency_ms, status, error, answer, delivered)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-        (leased.endpoint_id, leased.message_id, leased.kind, leased.notice, leased.failures + 1,
-         latency_ms, status, error, answer, delivered),
-    )  # fmt: skip
-    notify_relay(conn)  # the endpoint's next delivery may go
-    if ping:
-        return Outcome(0, False)
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "UPDATE webhook_endpoints SET"
-            " failures = CASE WHEN %(delivered)s THEN 0 ELSE failures + 1 END,"
-            " enabled = enabled AND (%(delivered)s OR failures + 1 < %(limit)s),"
-            " disabled_at = CASE WHEN enabled AND NOT %(delivered)s"
-            "   AND failures + 1 >= %(limit)s THEN now() ELSE disabled_at END"
-            " WHERE id = %(id)s RETURNING failures, disabled_at = now()",
-            {"delivered": delivered, "limit": failure_limit, "id": leased.endpoint_id},
-        )
-        .fetchone()
-    )
-    if row is None:  # removed meanwhile
-        return Outcome(0, False)
-    return Outcome(row[0], bool(row[1]))
+    return Outcome(failures_in_a_row or 0, bool(disabled_now))
 
 
 def stale(
