@@ -297,3 +297,10 @@ def test_no_card_is_in_a_webhook_payload_or_a_delivery_log(client, worker):
         assert list(cards_shown(r.payload)) == [] and list(cards_shown(r.body.decode())) == []
         assert set(r.payload) == NOTICE_KEYS and r.payload["game_id"] == game["id"]
     assert list(cards_shown(log)) == []
+
+
+def test_a_webhook_subscribes_to_exactly_the_notice_kinds_the_spec_names():
+    from events.webhooks.endpoints import KINDS
+    from tests.api.spec import load_spec
+
+    assert set(load_spec()["components"]["schemas"]["NoticeKind"]["enum"]) == set(KINDS)
