@@ -4,6 +4,7 @@ handed out again by the sweeper, and an attempt handed out twice is sent once.""
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
@@ -108,3 +109,21 @@ def test_a_second_notice_waits_until_the_first_is_delivered(ctx):
         run_deliveries(ctx)
         assert relay_due() == 0  # the first waits for its retry, the second behind it
         assert [r.answered for r in receiver.received] == [500]
+
+
+def test_an_endpoint_gets_no_more_deliveries_a_second_than_its_setting(ctx, monkeypatch):
+    monkeypatch.setenv("WEBHOOK_DELIVERIES_PER_SECOND", "0.25")  # one every 4 s
+    ctx.settings.cache_clear()  # the relay reads its settings again
+    with receiving() as receiver:
+        player, receiver.secret = player_with_webhook(ctx, receiver.url)
+        tell(ctx, player)
+        tell(ctx, player)
+        assert relay_due() == 1
+        first = time.monotonic()
+        run_deliveries(ctx)
+        assert len(receiver.delivered()) == 1
+        assert relay_due() == 0  # delivered, but the second must wait its turn
+        time.sleep(max(0.0, first + 4.2 - time.monotonic()))
+        assert relay_due() == 1
+        run_deliveries(ctx)
+        assert len(receiver.delivered()) == 2
