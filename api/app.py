@@ -81,6 +81,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         signer=cardroom.signer,
         redis=redis.Redis.from_url(settings.redis_url, socket_timeout=2),
         players=cardroom.players,
+        webhooks=cardroom.webhooks,
     )
     for blueprint in (games.bp, game_types.bp, health.bp, docs.bp, play.bp, players.bp):
         app.register_blueprint(blueprint)

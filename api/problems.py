@@ -27,6 +27,8 @@ STATUS_OF_CODE = {
     "game-finished": 409,
     "game-not-started": 409,
     "request-in-progress": 409,
+    "limit-reached": 409,
+    "webhook-disabled": 409,
     "idempotency-key-reused": 422,
     "forbidden": 403,
     "request-timeout": 408,

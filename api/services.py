@@ -14,6 +14,7 @@ from events.players import Players
 from events.queries import Queries
 from events.settings import Settings
 from events.signing import HeadSigner
+from events.webhooks.endpoints import Webhooks
 
 
 @dataclass
@@ -26,6 +27,7 @@ class Services:
     signer: HeadSigner
     redis: object
     players: Players
+    webhooks: Webhooks
 
 
 def services() -> Services:

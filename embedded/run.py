@@ -72,6 +72,9 @@ def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
     metrics = env.get("PROMETHEUS_MULTIPROC_DIR") or os.path.join(settings.data_dir, "metrics")
     env["PROMETHEUS_MULTIPROC_DIR"] = fresh_directory(metrics)
     env.setdefault("PYTHONUNBUFFERED", "1")
+    # Development: webhooks may go to a receiver on this machine or its network (unless the
+    # shell says otherwise); a deployment never sets it (events/webhooks/addresses.py).
+    env.setdefault("WEBHOOKS_ALLOW_PRIVATE", "1")
     raise_open_files_limit()
     _migrate(env)
     if stop.event.is_set():

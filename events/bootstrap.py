@@ -25,6 +25,8 @@ from events.queries import Queries, run_in_place
 from events.sealing import Sealer
 from events.settings import Settings
 from events.signing import HeadSigner, load_or_create_signer
+from events.webhooks import signing as webhook_signing
+from events.webhooks.endpoints import Webhooks
 
 
 @dataclass
@@ -36,6 +38,7 @@ class Cardroom:
     queries: Queries
     signer: HeadSigner
     players: Players
+    webhooks: Webhooks
 
     def close(self) -> None:
         self.pool.close()
@@ -65,4 +68,6 @@ def bootstrap(
         bot_budget=lambda: Deadline(time.monotonic, seconds),  # the domain reads no clock
     )
     queries = Queries(pool, repository, offload)
-    return Cardroom(settings, pool, commands, automation, queries, signer, Players(pool))
+    webhook_sealer = Sealer(signer.derived_secret(webhook_signing.SEALING_PURPOSE))
+    webhooks = Webhooks(pool, webhook_sealer, settings.webhooks_allow_private)
+    return Cardroom(settings, pool, commands, automation, queries, signer, Players(pool), webhooks)

@@ -51,6 +51,13 @@ class Settings:
     work_ahead: int = 1  # jobs handed to RQ ahead of each worker process (workers/relay.py)
     metrics_token: str = ""  # "": GET /metrics is open; else it wants this bearer token
     body_timeout_seconds: float = 10.0  # a request body not complete by then: 408, closed
+    # Webhooks (events/webhooks/): loopback and private addresses are refused unless this is
+    # on (development and tests only); the rest are their delivery's pace and patience.
+    webhooks_allow_private: bool = False
+    webhook_deliveries_per_second: float = 10.0  # per endpoint
+    webhook_retry_seconds: float = 5.0  # the first retry's delay; it doubles, up to 4 hours
+    webhook_max_failures: int = 20  # failed attempts in a row that disable an endpoint
+    webhook_threads: int = 8  # deliveries sent at once by each worker process
 
     @property
     def audit_key_path(self) -> str:
@@ -99,6 +106,11 @@ ENVIRONMENT = {
     "WORK_AHEAD": "work_ahead",
     "METRICS_TOKEN": "metrics_token",
     "BODY_TIMEOUT_SECONDS": "body_timeout_seconds",
+    "WEBHOOKS_ALLOW_PRIVATE": "webhooks_allow_private",
+    "WEBHOOK_DELIVERIES_PER_SECOND": "webhook_deliveries_per_second",
+    "WEBHOOK_RETRY_SECONDS": "webhook_retry_seconds",
+    "WEBHOOK_MAX_FAILURES": "webhook_max_failures",
+    "WEBHOOK_THREADS": "webhook_threads",
 }
 
 
@@ -127,6 +139,10 @@ BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "bot_budget_ms": (1, 60_000),
     "work_ahead": (1, 1000),
     "body_timeout_seconds": (0.1, 3600),
+    "webhook_deliveries_per_second": (0.01, 1000),
+    "webhook_retry_seconds": (0.01, 3600),
+    "webhook_max_failures": (1, 1000),
+    "webhook_threads": (1, 256),
 }
 CHOICES = {
     "log_level": LOG_LEVELS,

@@ -1,5 +1,6 @@
 """`python -m workers`: one RQ worker (non-forking) plus the outbox relay, the sweeper and the
-turn timers.
+turn timers; and threads that deliver webhooks, with their own relay and sweeper
+(workers/webhooks.py).
 
 `--jobs-only` runs just the RQ worker, to add job capacity beside a full one.
 SimpleWorker runs jobs in this process: forking per job would cost a new database pool
@@ -22,6 +23,7 @@ from events import heartbeats, logs
 from workers import context
 from workers.relay import relay_forever, sweep_forever
 from workers.timers import fire_forever
+from workers.webhooks import start_threads as start_webhook_threads
 
 log = logging.getLogger("cardroom.worker")
 
@@ -71,6 +73,7 @@ def main() -> None:
         threading.Thread(target=relay_forever, args=(stop,), daemon=True, name="relay").start()
         threading.Thread(target=sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
         threading.Thread(target=fire_forever, args=(stop,), daemon=True, name="timers").start()
+    start_webhook_threads(stop, relay=not args.jobs_only)
     who = heartbeats.member(full=not args.jobs_only)
     beating = threading.Thread(target=beat_forever, args=(stop, who), daemon=True, name="beat")
     beating.start()

@@ -23,7 +23,9 @@ _BUILDING = threading.Lock()
 
 @cache
 def _built() -> Cardroom:
-    return bootstrap(settings(), pool_size=4)
+    # The relay, sweeper and timers, the job, and webhook threads (each holds a connection
+    # only to lease or record a delivery, never while the receiver answers).
+    return bootstrap(settings(), pool_size=4 + settings().webhook_threads // 2)
 
 
 def cardroom() -> Cardroom:

@@ -5,4 +5,4 @@ from flask import Blueprint
 
 bp = Blueprint("players", __name__)
 
-from api.players import accounts, inbox, notice_stream  # noqa: E402,F401  (they register their routes on bp)
+from api.players import accounts, inbox, notice_stream, webhooks  # noqa: E402,F401  (they register their routes on bp)

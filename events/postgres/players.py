@@ -12,6 +12,7 @@ import psycopg
 from psycopg.rows import class_row, tuple_row
 
 from events.credentials import token_hash
+from events.postgres.webhooks import WEBHOOK_CHANNEL
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,27 @@ def unseat(conn: psycopg.Connection, game_id: UUID, seats: Iterable[int]) -> Non
     )
 
 
+# A notice, numbered in its player's order, and in the same statement a webhook delivery of it
+# for each of the player's enabled endpoints subscribed to its kind (waking the webhook relay
+# at commit if there is one): a notice and its deliveries commit together or not at all.
+_ADD_NOTICE = """
+WITH n AS (UPDATE players SET notices = notices + 1 WHERE id = %(player)s RETURNING notices),
+notice AS (
+    INSERT INTO notices (player_id, number, kind, game_id, version, seat)
+    SELECT %(player)s, n.notices, %(kind)s, %(game)s::uuid, %(version)s::integer,
+           %(seat)s::smallint FROM n
+    RETURNING number
+), sent AS (
+    INSERT INTO webhook_deliveries (endpoint_id, player_id, kind, notice)
+    SELECT e.id, %(player)s, %(kind)s, notice.number FROM notice
+    JOIN webhook_endpoints e
+      ON e.player_id = %(player)s AND e.enabled AND %(kind)s::text = ANY (e.events)
+    RETURNING 1
+)
+SELECT pg_notify(%(channel)s, '') WHERE EXISTS (SELECT 1 FROM sent)
+"""
+
+
 def add_notices(
     conn: psycopg.Connection, game_id: UUID, version: int, notices: Iterable[tuple[UUID, str, int]]
 ) -> list[UUID]:
@@ -130,14 +152,24 @@ def add_notices(
     the players told, for their streams' wake-up."""
     told: list[UUID] = []
     for player, kind, seat_index in notices:
-        conn.execute(
-            "WITH n AS (UPDATE players SET notices = notices + 1 WHERE id = %s RETURNING notices)"
-            " INSERT INTO notices (player_id, number, kind, game_id, version, seat)"
-            " SELECT %s, n.notices, %s, %s, %s, %s FROM n",
-            (player, player, kind, game_id, version, seat_index),
-        )
+        add_notice(conn, player, kind, game_id, version, seat_index)
         told.append(player)
     return told
+
+
+def add_notice(
+    conn: psycopg.Connection,
+    player: UUID,
+    kind: str,
+    game_id: UUID | None = None,
+    version: int | None = None,
+    seat: int | None = None,
+) -> None:
+    """One notice, and its webhook deliveries; a player-level notice (e.g. an endpoint
+    disabled) has no game, version or seat."""
+    params = {"player": player, "kind": kind, "game": game_id, "version": version,
+              "seat": seat, "channel": WEBHOOK_CHANNEL}  # fmt: skip
+    conn.execute(_ADD_NOTICE, params)
 
 
 PLAYER_CHANNEL = "player_notices"  # payload: the player's id

@@ -39,6 +39,11 @@ def settings(database_url: str, redis_url: str, queue_name: str, tmp_path_factor
         # Schemathesis sends made-up credentials by the thousand from one address: it would
         # be refused for them before any check could see a 401.
         rate_limit_unresolved_per_address="100000/second",
+        webhooks_allow_private=True,  # the tests' receivers listen on 127.0.0.1
+        # Retries within a test's patience, and disabling after a few failures, not 20.
+        webhook_retry_seconds=0.2,
+        webhook_max_failures=4,
+        webhook_deliveries_per_second=100.0,
     )
 
 
@@ -65,6 +70,10 @@ def start_worker(settings: Settings) -> subprocess.Popen:
         "SWEEP_AFTER_SECONDS": "2",
         "LOG_LEVEL": "WARNING",
         "AUDIT_KEY_FILE": settings.audit_key_file,
+        "WEBHOOKS_ALLOW_PRIVATE": "1" if settings.webhooks_allow_private else "0",
+        "WEBHOOK_RETRY_SECONDS": str(settings.webhook_retry_seconds),
+        "WEBHOOK_MAX_FAILURES": str(settings.webhook_max_failures),
+        "WEBHOOK_DELIVERIES_PER_SECOND": str(settings.webhook_deliveries_per_second),
     }
     return subprocess.Popen([sys.executable, "-m", "workers"], cwd=ROOT, env=env)
 

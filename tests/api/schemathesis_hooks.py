@@ -18,10 +18,11 @@ from collections.abc import Mapping
 import schemathesis
 from schemathesis import AuthContext, Case
 
-from tests.api.string_formats import CURSORS, SECRET_KEYS
+from tests.api.string_formats import CURSORS, SECRET_KEYS, WEBHOOK_URLS
 
 schemathesis.openapi.format("cursor", CURSORS)
 schemathesis.openapi.format("secret-key", SECRET_KEYS)
+schemathesis.openapi.format("webhook-url", WEBHOOK_URLS)
 
 
 @schemathesis.auth(refresh_interval=None)  # each case's own token, never one cached

@@ -4,6 +4,10 @@ server accepts.
 
 - `cursor`: opaque, and only one the server gave is valid (any other is 400). A well-formed
   cursor is one the server could have given: generated the way the server encodes them.
+- `webhook-url`: a URL whose host resolves to a public address; the suite's server allows
+  loopback too (WEBHOOKS_ALLOW_PRIVATE), and a test never sends a name to be looked up, so
+  these are URLs on 127.0.0.1's discard port, where nothing listens: a worker that tries one
+  is refused at once, and no other local server is ever sent a request.
 - `secret-key`: a creation's Idempotency-Key must be unguessable: random UUIDs, as a client is
   told to send. Drawn by hashing, since Hypothesis itself favours simple values (the all-zero
   UUID), which the server rightly refuses.
@@ -28,4 +32,7 @@ CURSORS = st.builds(
 )
 SECRET_KEYS = st.integers(0, 2**64).map(
     lambda n: str(uuid.UUID(bytes=hashlib.sha256(n.to_bytes(9, "big")).digest()[:16], version=4))
+)
+WEBHOOK_URLS = st.from_regex(r"[a-z0-9/]{0,40}", fullmatch=True).map(
+    lambda path: f"http://127.0.0.1:9/{path}"
 )

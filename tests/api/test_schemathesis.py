@@ -15,7 +15,7 @@ from schemathesis.transport.wsgi import WSGI_TRANSPORT
 # `ignored_auth` check tests it (no token, a wrong one: 401) instead of taking it for a random
 # one and reporting the 201 it earns as "accepts invalid authentication".
 from tests.api import schemathesis_hooks  # noqa: F401 - registers the auth
-from tests.api.string_formats import CURSORS, SECRET_KEYS
+from tests.api.string_formats import CURSORS, SECRET_KEYS, WEBHOOK_URLS
 
 SEED = 20_240_601
 MAX_EXAMPLES = 100
@@ -83,6 +83,7 @@ def in_process_sends_without_socket_settings(monkeypatch):
 def test_the_app_passes_every_schemathesis_check_in_every_phase(app) -> None:
     schemathesis.openapi.format("cursor", CURSORS)
     schemathesis.openapi.format("secret-key", SECRET_KEYS)
+    schemathesis.openapi.format("webhook-url", WEBHOOK_URLS)
     services = app.extensions["cardroom"]
     settings = services.settings
     # An event stream lasts until its game ends: here each one ends within 0.1 s.
@@ -95,6 +96,7 @@ def test_the_app_passes_every_schemathesis_check_in_every_phase(app) -> None:
         services.settings = settings
         unregister_string_format("cursor")
         unregister_string_format("secret-key")
+        unregister_string_format("webhook-url")
     assert not problems, "\n\n".join(problems)
     # A phase with nothing to do is skipped, which would pass silently.
     ran = {name for name, status in phases.items() if status != Status.SKIP}

@@ -45,10 +45,11 @@ def worker_context(
     context.forget()
 
 
-def run_jobs(ctx, max_jobs: int | None = None) -> None:
-    """Runs every job queued so far (or the first `max_jobs`), here, then returns."""
+def run_jobs(ctx, max_jobs: int | None = None, queues: list | None = None) -> None:
+    """Runs every job queued so far (or the first `max_jobs`), here, then returns; from the
+    game work's queues, or from `queues`."""
     worker = SimpleWorker(
-        ctx.queues(), connection=ctx.redis_connection(), serializer=JSONSerializer
+        queues or ctx.queues(), connection=ctx.redis_connection(), serializer=JSONSerializer
     )
     # RQ installs its own SIGINT and SIGTERM handlers and leaves them: the test process, and
     # any child it forks, would then no longer stop on those signals.

@@ -1,0 +1,343 @@
+"""Webhooks on Postgres: a player's endpoints, the deliveries waiting for each (written with the
+notices that cause them: events/postgres/players.py), and the attempts made.
+
+A delivery goes through these states, each change one statement:
+- waiting: `enqueued_at` NULL; the relay hands an endpoint's oldest open delivery to RQ once it
+  is due, nothing of that endpoint is in flight, and the endpoint's spacing has passed
+  (`claim_due`), so an endpoint gets one delivery at a time, in order;
+- in flight: a job leases it (`lease`) for the time an attempt may take, sends it, then
+  records the attempt (`record`): done, or waiting again until its retry is due;
+- lost: in flight for longer than a lease with no job holding it (Redis lost the job, a worker
+  died); the sweeper hands it to RQ again (`stale`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+import psycopg
+from psycopg.rows import class_row, tuple_row
+
+WEBHOOK_CHANNEL = "cardroom_webhooks"  # wakes the webhook relay
+PING = "ping"
+LEASE_SECONDS = 60.0  # longer than an attempt can take (resolving, 5 s, recording)
+
+
+@dataclass(frozen=True, slots=True)
+class EndpointRow:
+    id: UUID
+    player_id: UUID
+    url: str
+    events: list[str]
+    enabled: bool
+    failures: int
+    created_at: datetime
+    disabled_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptRow:
+    message_id: UUID
+    kind: str
+    notice: int | None
+    attempt: int
+    at: datetime
+    latency_ms: int
+    status: int | None
+    error: str | None
+    answer: str
+    delivered: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DueDelivery:
+    id: int
+    failures: int
+
+    @property
+    def job_id(self) -> str:
+        """One job per attempt: handing the same attempt to RQ twice keeps one job."""
+        return f"webhook_{self.id}_{self.failures}"
+
+
+@dataclass(frozen=True, slots=True)
+class LeasedDelivery:
+    """A delivery a job may now send: what it sends, and where."""
+
+    id: int
+    message_id: UUID
+    player_id: UUID
+    kind: str
+    notice: int | None
+    created_at: datetime
+    failures: int
+    endpoint_id: UUID
+    url: str
+    secret_sealed: str
+    game_id: UUID | None
+    version: int | None
+    seat: int | None
+    notice_at: datetime | None
+
+
+_ENDPOINT_COLUMNS = "id, player_id, url, events, enabled, failures, created_at, disabled_at"
+
+
+def count_of(conn: psycopg.Connection, player_id: UUID) -> int:
+    """The player's endpoints, counted with the player's row locked: two registrations at once
+    cannot both pass the limit."""
+    conn.execute("SELECT 1 FROM players WHERE id = %s FOR UPDATE", (player_id,))
+    row = (
+        conn.cursor(row_factory=tuple_row)
+        .execute("SELECT count(*) FROM webhook_endpoints WHERE player_id = %s", (player_id,))
+        .fetchone()
+    )
+    return 0 if row is None else row[0]
+
+
+def create(
+    conn: psycopg.Connection,
+    endpoint_id: UUID,
+    player_id: UUID,
+    url: str,
+    events: Sequence[str],
+    secret_sealed: str,
+) -> EndpointRow:
+    cur = conn.cursor(row_factory=class_row(EndpointRow))
+    row = cur.execute(
+        "INSERT INTO webhook_endpoints (id, player_id, url, events, secret_sealed)"
+        f" VALUES (%s, %s, %s, %s, %s) RETURNING {_ENDPOINT_COLUMNS}",
+        (endpoint_id, player_id, url, list(events), secret_sealed),
+    ).fetchone()
+    assert row is not None
+    return row
+
+
+def endpoints_of(conn: psycopg.Connection, player_id: UUID) -> list[EndpointRow]:
+    cur = conn.cursor(row_factory=class_row(EndpointRow))
+    return cur.execute(
+        f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE player_id = %s"
+        " ORDER BY created_at, id",
+        (player_id,),
+    ).fetchall()
+
+
+def endpoint(conn: psycopg.Connection, player_id: UUID, endpoint_id: UUID) -> EndpointRow | None:
+    """The endpoint if it is this player's (another player's is none, as a missing one)."""
+    cur = conn.cursor(row_factory=class_row(EndpointRow))
+    return cur.execute(
+        f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = %s AND player_id = %s",
+        (endpoint_id, player_id),
+    ).fetchone()
+
+
+def delete(conn: psycopg.Connection, player_id: UUID, endpoint_id: UUID) -> bool:
+    """Removes the endpoint, its waiting deliveries and its attempts; False if none was the
+    player's."""
+    cur = conn.execute(
+        "DELETE FROM webhook_endpoints WHERE id = %s AND player_id = %s", (endpoint_id, player_id)
+    )
+    return cur.rowcount == 1
+
+
+def add_ping(conn: psycopg.Connection, player_id: UUID, endpoint_id: UUID) -> UUID | None:
+    """A ping for the player's endpoint, queued behind its waiting deliveries; its message id,
+    or None if the endpoint is not the player's."""
+    row = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "INSERT INTO webhook_deliveries (endpoint_id, player_id, kind)"
+            " SELECT id, player_id, %s FROM webhook_endpoints WHERE id = %s AND player_id = %s"
+            " RETURNING message_id",
+            (PING, endpoint_id, player_id),
+        )
+        .fetchone()
+    )
+    if row is not None:
+        notify_relay(conn)
+    return None if row is None else row[0]
+
+
+def attempts_of(conn: psycopg.Connection, endpoint_id: UUID, limit: int) -> list[AttemptRow]:
+    """The endpoint's latest attempts, newest first."""
+    cur = conn.cursor(row_factory=class_row(AttemptRow))
+    return cur.execute(
+        "SELECT message_id, kind, notice, attempt, at, latency_ms, status, error, answer,"
+        " delivered FROM webhook_attempts WHERE endpoint_id = %s ORDER BY id DESC LIMIT %s",
+        (endpoint_id, limit),
+    ).fetchall()
+
+
+def notify_relay(conn: psycopg.Connection) -> None:
+    """Wakes the webhook relay at commit (a hint: it polls anyway)."""
+    conn.execute("SELECT pg_notify(%s, '')", (WEBHOOK_CHANNEL,))
+
+
+_CLAIM_DUE = """
+WITH due AS (
+    SELECT d.id, d.endpoint_id FROM webhook_deliveries d
+    JOIN webhook_endpoints e ON e.id = d.endpoint_id
+    WHERE d.done_at IS NULL AND d.enqueued_at IS NULL AND d.due_at <= now() AND e.enabled
+      AND (d.leased_until IS NULL OR d.leased_until < now())
+      AND (e.last_enqueued_at IS NULL
+           OR e.last_enqueued_at <= now() - make_interval(secs => %(spacing)s))
+      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o
+                      WHERE o.endpoint_id = d.endpoint_id AND o.done_at IS NULL AND o.id < d.id)
+    ORDER BY d.due_at, d.id
+    LIMIT %(limit)s
+    FOR UPDATE OF d, e SKIP LOCKED
+), spaced AS (
+    UPDATE webhook_endpoints e SET last_enqueued_at = now() FROM due WHERE e.id = due.endpoint_id
+)
+UPDATE webhook_deliveries d SET enqueued_at = now() FROM due WHERE d.id = due.id
+RETURNING d.id, d.failures
+"""
+
+
+def claim_due(conn: psycopg.Connection, limit: int, spacing_seconds: float) -> list[DueDelivery]:
+    """Each endpoint's oldest open delivery, if it is due, its endpoint is enabled and was
+    handed nothing for `spacing_seconds`, marked as handed to RQ now (at most `limit`). Only
+    the oldest open one is ever picked, so an endpoint has one delivery in flight at most,
+    and they go in order. Enqueue them before this transaction commits."""
+    cur = conn.cursor(row_factory=class_row(DueDelivery))
+    rows = cur.execute(_CLAIM_DUE, {"spacing": spacing_seconds, "limit": limit}).fetchall()
+    return sorted(rows, key=lambda row: row.id)
+
+
+def in_flight(conn: psycopg.Connection) -> int:
+    row = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "SELECT count(*) FROM webhook_deliveries"
+            " WHERE done_at IS NULL AND enqueued_at IS NOT NULL"
+        )
+        .fetchone()
+    )
+    return 0 if row is None else row[0]
+
+
+_LEASE = """
+WITH leased AS (
+    UPDATE webhook_deliveries d SET leased_until = now() + make_interval(secs => %(lease)s)
+    FROM webhook_endpoints e
+    WHERE d.id = %(id)s AND d.failures = %(failures)s AND d.done_at IS NULL
+      AND (d.leased_until IS NULL OR d.leased_until < now())
+      AND e.id = d.endpoint_id AND e.enabled
+    RETURNING d.id, d.message_id, d.player_id, d.kind, d.notice, d.created_at, d.failures,
+              e.id AS endpoint_id, e.url, e.secret_sealed
+)
+SELECT leased.*, n.game_id, n.version, n.seat, n.created_at AS notice_at FROM leased
+LEFT JOIN notices n ON n.player_id = leased.player_id AND n.number = leased.notice
+"""
+
+
+def lease(conn: psycopg.Connection, delivery_id: int, failures: int) -> LeasedDelivery | None:
+    """The delivery, now this job's to send for LEASE_SECONDS; None if that attempt was made
+    already, another job holds it, or its endpoint was disabled or removed. A job may start
+    before the relay that enqueued it has committed: the relay's row lock makes this wait for
+    that commit, so the job never finds its delivery not yet handed out."""
+    cur = conn.cursor(row_factory=class_row(LeasedDelivery))
+    params = {"id": delivery_id, "failures": failures, "lease": LEASE_SECONDS}
+    return cur.execute(_LEASE, params).fetchone()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What recording an attempt did to the endpoint."""
+
+    failures_in_a_row: int
+    disabled_now: bool
+
+
+_RECORD = """
+WITH moved AS (
+    UPDATE webhook_deliveries SET enqueued_at = NULL, leased_until = NULL,
+        done_at = CASE WHEN %(finished)s THEN now() END,
+        failures = failures + CASE WHEN %(finished)s THEN 0 ELSE 1 END,
+        due_at = now() + make_interval(secs => %(retry)s)
+    WHERE id = %(id)s AND failures = %(failures)s AND done_at IS NULL
+    RETURNING id
+), tried AS (
+    INSERT INTO webhook_attempts (endpoint_id, message_id, kind, notice, attempt, latency_ms,
+                                  status, error, answer, delivered)
+    SELECT %(endpoint)s, %(message)s, %(kind)s, %(notice)s::bigint, %(attempt)s, %(latency)s,
+           %(status)s::smallint, %(error)s::text, %(answer)s, %(delivered)s FROM moved
+), endpoint AS (
+    UPDATE webhook_endpoints SET
+        failures = CASE WHEN %(delivered)s THEN 0 ELSE failures + 1 END,
+        enabled = enabled AND (%(delivered)s OR failures + 1 < %(limit)s),
+        disabled_at = CASE WHEN enabled AND NOT %(delivered)s AND failures + 1 >= %(limit)s
+                           THEN now() ELSE disabled_at END
+    WHERE id = %(endpoint)s AND NOT %(ping)s AND EXISTS (SELECT 1 FROM moved)
+    RETURNING failures, disabled_at = now() AS disabled_now
+)
+SELECT EXISTS (SELECT 1 FROM moved), (SELECT failures FROM endpoint),
+       coalesce((SELECT disabled_now FROM endpoint), false), pg_notify(%(channel)s, '')
+"""
+
+
+def record(
+    conn: psycopg.Connection,
+    leased: LeasedDelivery,
+    status: int | None,
+    latency_ms: int,
+    error: str | None,
+    answer: str,
+    delivered: bool,
+    retry_in_seconds: float,
+    failure_limit: int,
+) -> Outcome | None:
+    """Records the attempt, in one statement: the delivery is done (delivered, or a ping tried
+    once), or waits `retry_in_seconds` for its next attempt; the endpoint's failures in a row
+    start again from 0, or grow by one and disable it at `failure_limit` (a ping counts for
+    nothing); the relay is woken (the endpoint's next delivery may go). None if this attempt
+    was recorded already (by a job that ran the same attempt)."""
+    ping = leased.kind == PING
+    params = {
+        "finished": delivered or ping, "retry": retry_in_seconds, "id": leased.id,
+        "failures": leased.failures, "endpoint": leased.endpoint_id,
+        "message": leased.message_id, "kind": leased.kind, "notice": leased.notice,
+        "attempt": leased.failures + 1, "latency": latency_ms, "status": status,
+        "error": error, "answer": answer, "delivered": delivered, "limit": failure_limit,
+        "ping": ping, "channel": WEBHOOK_CHANNEL,
+    }  # fmt: skip
+    row = conn.cursor(row_factory=tuple_row).execute(_RECORD, params).fetchone()
+    assert row is not None
+    recorded, failures_in_a_row, disabled_now, _ = row
+    if not recorded:
+        return None
+    return Outcome(failures_in_a_row or 0, bool(disabled_now))
+
+
+def stale(
+    conn: psycopg.Connection, older_than_seconds: float, limit: int = 100
+) -> list[DueDelivery]:
+    """Deliveries handed to RQ longer ago than N seconds that no job holds (Redis lost the job,
+    or a worker died with it), marked as handed again now: the sweeper enqueues them again."""
+    cur = conn.cursor(row_factory=class_row(DueDelivery))
+    return cur.execute(
+        "WITH lost AS (SELECT id FROM webhook_deliveries"
+        "  WHERE done_at IS NULL AND enqueued_at < now() - make_interval(secs => %s)"
+        "  AND (leased_until IS NULL OR leased_until < now())"
+        "  ORDER BY enqueued_at LIMIT %s FOR UPDATE SKIP LOCKED)"
+        " UPDATE webhook_deliveries d SET enqueued_at = now() FROM lost WHERE d.id = lost.id"
+        " RETURNING d.id, d.failures",
+        (older_than_seconds, limit),
+    ).fetchall()
+
+
+def purge(conn: psycopg.Connection, older_than_seconds: float) -> int:
+    """Deletes finished deliveries and attempts older than N seconds: the deliveries list
+    shows recent attempts only."""
+    done = conn.execute(
+        "DELETE FROM webhook_deliveries WHERE done_at < now() - make_interval(secs => %s)",
+        (older_than_seconds,),
+    ).rowcount
+    tried = conn.execute(
+        "DELETE FROM webhook_attempts WHERE at < now() - make_interval(secs => %s)",
+        (older_than_seconds,),
+    ).rowcount
+    return done + tried
