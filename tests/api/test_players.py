@@ -163,7 +163,8 @@ def test_the_inbox_lists_my_tables_and_which_wait_for_me(client):
 
 def test_the_inbox_pages_with_cursors_and_answers_304_while_nothing_moved(client):
     ada = new_player(client)
-    made = [create_game(client, "trick_and_snipers", [me(), bot(), bot()],
+    others = [{"kind": "human", "name": "x"}, {"kind": "human", "name": "y"}]  # nothing moves
+    made = [create_game(client, "trick_and_snipers", [me(), *others],
                         headers=auth(ada["key"]))["id"] for _ in range(3)]  # fmt: skip
     first = client.get("/me/games?limit=2", headers=auth(ada["key"]))
     page = first.get_json()
