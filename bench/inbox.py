@@ -41,7 +41,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--players", type=int, default=10_000)
     p.add_argument("--tables", type=int, default=200_000)
     p.add_argument("--requests", type=int, default=2000)
-    p.add_argument("--clients", type=int, default=4)
+    p.add_argument("--clients", type=int, default=1, help="clients asking at once")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", help="write the figures to this file too")
     return p.parse_args(argv)
@@ -70,30 +70,35 @@ def load(database_url: str, args: argparse.Namespace) -> list[str]:
 
 
 def _load_tables(cur, players: list, count: int, rng: random.Random, now: datetime) -> None:
-    streams = cur.copy(
-        "COPY streams (game_id, game_type, status, version, to_act, created_at, updated_at)"
-        " FROM STDIN"
-    )
-    seats = cur.copy("COPY player_seats (player_id, game_id, seat, last_acted_version) FROM STDIN")
-    timers = cur.copy("COPY turn_timers (game_id, seat, since_version, deadline) FROM STDIN")
-    with streams as s_copy, seats as p_copy, timers as t_copy:
-        for index in range(count):
-            game = uuid.UUID(int=rng.getrandbits(128), version=4)
-            finished = index % 2 == 0
-            version = rng.randint(20, 400)
-            to_act = [] if finished else rng.sample(range(SEATS), rng.choice((1, 2)))
-            moved = now - timedelta(seconds=rng.randint(0, 86_400 * 30))
-            status = "finished" if finished else "active"
-            s_copy.write_row((game, "trick_and_snipers", status, version,
-                              "{" + ",".join(map(str, to_act)) + "}", moved, moved))  # fmt: skip
-            for seat, player in enumerate(rng.sample(players, SEATS)):
-                p_copy.write_row((player, game, seat, max(0, version - rng.randint(0, 9))))
-            if to_act and index % 4 == 1:
-                for seat in to_act:
-                    t_copy.write_row((game, seat, version, moved + timedelta(hours=1)))
-            if index % 20_000 == 0:
-                print(f"\rloading tables: {index}/{count}", end="", file=sys.stderr, flush=True)
-    print(f"\rloaded {count} tables" + " " * 20, file=sys.stderr)
+    """The tables' rows made first, then each table COPYed in turn (a connection runs one COPY
+    at a time)."""
+    streams, seats, timers = [], [], []
+    for index in range(count):
+        game = uuid.UUID(int=rng.getrandbits(128), version=4)
+        finished = index % 2 == 0
+        version = rng.randint(20, 400)
+        to_act = [] if finished else rng.sample(range(SEATS), rng.choice((1, 2)))
+        moved = now - timedelta(seconds=rng.randint(0, 86_400 * 30))
+        status = "finished" if finished else "active"
+        streams.append((game, "trick_and_snipers", status, version,
+                        "{" + ",".join(map(str, to_act)) + "}", moved, moved))  # fmt: skip
+        for seat, player in enumerate(rng.sample(players, SEATS)):
+            seats.append((player, game, seat, max(0, version - rng.randint(0, 9))))
+        if to_act and index % 4 == 1:
+            timers += [(game, seat, version, moved + timedelta(hours=1)) for seat in to_act]
+    columns = {
+        "streams (game_id, game_type, status, version, to_act, created_at, updated_at)": streams,
+        "player_seats (player_id, game_id, seat, last_acted_version)": seats,
+        "turn_timers (game_id, seat, since_version, deadline)": timers,
+    }
+    for table, rows in columns.items():
+        with cur.copy(f"COPY {table} FROM STDIN") as copy:
+            for done, row in enumerate(rows):
+                copy.write_row(row)
+                if done % 100_000 == 0:
+                    print(f"\rloading {table.split()[0]}: {done}/{len(rows)}", end="",
+                          file=sys.stderr, flush=True)  # fmt: skip
+        print(f"\rloaded {len(rows)} rows of {table.split()[0]}" + " " * 20, file=sys.stderr)
 
 
 def measure(url: str, keys: list[str], args: argparse.Namespace) -> list[float]:
