@@ -35,10 +35,17 @@ class WebhookDisabled(ApplicationError):
 
 
 class Webhooks:
-    def __init__(self, pool, sealer: Sealer, allow_private: bool) -> None:
+    def __init__(
+        self,
+        pool,
+        sealer: Sealer,
+        allow_private: bool,
+        resolver: addresses.Resolver = addresses.resolve,
+    ) -> None:
         self._pool = pool
         self._sealer = sealer
         self._allow_private = allow_private
+        self.resolver = resolver  # how a registered URL's host is looked up
 
     @property
     def sealer(self) -> Sealer:
@@ -49,7 +56,7 @@ class Webhooks:
         """A new endpoint and its signing secret (shown this once); RefusedUrl for a URL the
         address rules refuse, TooManyWebhooks past MAX_ENDPOINTS."""
         target = addresses.parse_url(url)
-        addresses.checked_address(target, self._allow_private)
+        addresses.checked_address(target, self._allow_private, self.resolver)
         endpoint_id, secret = uuid.uuid4(), signing.new_secret()
         sealed = signing.seal_secret(self._sealer, endpoint_id, player_id, secret)
         with self._pool.connection() as conn, conn.transaction():
