@@ -82,6 +82,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         redis=redis.Redis.from_url(settings.redis_url, socket_timeout=2),
         players=cardroom.players,
         webhooks=cardroom.webhooks,
+        queue=cardroom.queue,
+        matcher=cardroom.matcher,
     )
     for blueprint in (games.bp, game_types.bp, health.bp, docs.bp, play.bp, players.bp):
         app.register_blueprint(blueprint)

@@ -12,7 +12,9 @@ runs) cannot tell what the request turns out to be:
 - a table of bots alone, which only costs worker time: one created as such, and one whose last
   human leaves within YOUNG_TABLE_SECONDS of its creation (creating a table with one human and
   leaving at once got round this quota). Both count against the table's creator, checked
-  before and counted once done, so a refused body costs nothing.
+  before and counted once done, so a refused body costs nothing;
+- a matchmaking queue join, per player: checked before and counted once the player waits, so
+  a refused body, or a join while already waiting, costs nothing.
 
 Counted in the same Redis as the view limits (flask-limiter's storage, with its in-memory
 fallback); a Redis outage degrades these limits, it never fails a request.
@@ -44,6 +46,7 @@ class Buckets:
         self._costly_per_address = parse_many(settings.rate_limit_costly_reads_per_address)
         self._unresolved = parse_many(settings.rate_limit_unresolved_per_address)
         self._bot_tables = parse_many(settings.rate_limit_create_bots)
+        self._queue_joins = parse_many(settings.rate_limit_queue_joins)
         self._prefix = f"{settings.queue_name}-buckets"
         self._refused_until: dict[str, float] = {}  # address -> time.time() its window ends
 
@@ -72,17 +75,31 @@ class Buckets:
 
     def check_bot_table(self, creator: str) -> None:
         """429 when the creator has no table of bots alone left in its quota."""
+        self._check("bot-tables", creator, self._bot_tables, "create-bots",
+                    "for tables of bots alone (a table left to its bots soon after its"
+                    " creation counts as one)")  # fmt: skip
+
+    def check_queue_join(self, player: str) -> None:
+        """429 when the player has no queue join left in its quota."""
+        self._check("queue-joins", player, self._queue_joins, "queue-joins", "for queue joins")
+
+    def count_queue_join(self, player: str) -> None:
+        self._hit("queue-joins", player, self._queue_joins)
+
+    def _check(
+        self, scope: str, owner: str, items: list[RateLimitItem], metric: str, what: str
+    ) -> None:
+        """429 when `owner` has nothing left of one of `items`; counts nothing."""
         strategy = self._limiter.limiter
         try:
-            for item in self._bot_tables:
-                if not strategy.test(item, self._prefix, "bot-tables", creator):
-                    reset = strategy.get_window_stats(item, self._prefix, "bot-tables", creator)
+            for item in items:
+                if not strategy.test(item, self._prefix, scope, owner):
+                    reset = strategy.get_window_stats(item, self._prefix, scope, owner)
                     wait = max(1, math.ceil(reset[0] - time.time()))
-                    metrics.RATE_LIMITED.labels("create-bots").inc()
+                    metrics.RATE_LIMITED.labels(metric).inc()
                     raise Problem(
                         "rate-limited",
-                        f"over the limit of {item} for tables of bots alone (a table left to"
-                        f" its bots soon after its creation counts as one); retry in {wait} s",
+                        f"over the limit of {item} {what}; retry in {wait} s",
                         retry_after=wait,
                     )
         except Problem:

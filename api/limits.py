@@ -89,6 +89,18 @@ def bot_table_quota(creator: str, applies: bool) -> Iterator[None]:
         buckets.count_bot_table(creator)
 
 
+@contextmanager
+def queue_join_quota(player: str) -> Iterator[None]:
+    """Around a player's queue join: 429 if its quota is spent, counted once the body of the
+    `with` succeeded."""
+    buckets = buckets_of(current_app)
+    if buckets is not None:
+        buckets.check_queue_join(player)
+    yield
+    if buckets is not None:
+        buckets.count_queue_join(player)
+
+
 def client_address() -> str:
     return request.remote_addr or "unknown"
 

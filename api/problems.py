@@ -29,6 +29,8 @@ STATUS_OF_CODE = {
     "request-in-progress": 409,
     "limit-reached": 409,
     "webhook-disabled": 409,
+    "already-queued": 409,
+    "already-matched": 409,
     "idempotency-key-reused": 422,
     "forbidden": 403,
     "request-timeout": 408,

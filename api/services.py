@@ -10,6 +10,8 @@ from psycopg_pool import ConnectionPool
 
 from events.automation import Automation
 from events.commands import Commands
+from events.matchmaking.matcher import Matcher
+from events.matchmaking.queue import Queue
 from events.players import Players
 from events.queries import Queries
 from events.settings import Settings
@@ -28,6 +30,8 @@ class Services:
     redis: object
     players: Players
     webhooks: Webhooks
+    queue: Queue
+    matcher: Matcher  # the workers run it; tests run passes through it; views never do
 
 
 def services() -> Services:

@@ -21,6 +21,7 @@ INVITED = "invited"
 TIMED_OUT = "timed_out"
 SEAT_LOST = "seat_lost"
 TABLE_KINDS = (YOUR_TURN, GAME_STARTED, GAME_ENDED, INVITED, TIMED_OUT, SEAT_LOST)
+MATCH_FOUND = "match_found"  # the matchmaker seated the player: told with the table's creation
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,11 @@ def notices_of(before: Table | None, after: Table, events: Sequence[Event]) -> l
         found += _to_players(after, GAME_ENDED)
     found += _turns_begun(before, after)
     return found
+
+
+def matches_found(seats: Sequence[tuple[int, str]]) -> list[Notice]:
+    """A `match_found` for each (seat, player) the matchmaker seated at a table it created."""
+    return [Notice(MATCH_FOUND, seat, player) for seat, player in seats]
 
 
 def _from_events(before: Table | None, events: Sequence[Event]) -> list[Notice]:

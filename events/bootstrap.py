@@ -17,6 +17,9 @@ from events.automation import BOT_SEED_PURPOSE, Automation
 from events.commands import Commands
 from events.committing import Committer
 from events.credentials import new_token
+from events.matchmaking.matcher import Matcher
+from events.matchmaking.queue import Queue
+from events.matchmaking.ratings import Unrated
 from events.players import Players
 from events.postgres.db import make_pool
 from events.postgres.repository import Repository
@@ -39,6 +42,8 @@ class Cardroom:
     signer: HeadSigner
     players: Players
     webhooks: Webhooks
+    queue: Queue
+    matcher: Matcher
 
     def close(self) -> None:
         self.pool.close()
@@ -70,4 +75,16 @@ def bootstrap(
     queries = Queries(pool, repository, offload)
     webhook_sealer = Sealer(signer.derived_secret(webhook_signing.SEALING_PURPOSE))
     webhooks = Webhooks(pool, webhook_sealer, settings.webhooks_allow_private)
-    return Cardroom(settings, pool, commands, automation, queries, signer, Players(pool), webhooks)
+    ratings = Unrated()  # the one place matchmaking's ratings come from
+    return Cardroom(
+        settings,
+        pool,
+        commands,
+        automation,
+        queries,
+        signer,
+        Players(pool),
+        webhooks,
+        Queue(pool, ratings),
+        Matcher(pool, commands, ratings, secrets.SystemRandom()),
+    )

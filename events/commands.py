@@ -5,7 +5,7 @@ never HTTP shapes. What the service does by itself is events/automation.py's."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from uuid import UUID, uuid4
 
@@ -13,11 +13,18 @@ from domain import table as tables
 from domain.actions import command_from_action
 from domain.decider import IllegalAction
 from domain.game_type import GameType
+from domain.notices import Notice, matches_found
 from domain.presence import LeaveSeat
 from domain.seeds import SeedSetup, seed_commitment
 from domain.table import HUMAN, OPEN
 from events.committing import Committer
-from events.errors import ActionRefused, Forbidden, Unauthorized, VersionConflict
+from events.errors import (
+    ActionRefused,
+    Forbidden,
+    QueueMoved,
+    Unauthorized,
+    VersionConflict,
+)
 from events.idempotent_requests import IdempotentRequest
 from events.records import StreamHead
 from events.replies import Replies
@@ -78,17 +85,56 @@ class Commands:
             if idem and (replay := self._replies.claim(uow, idem)):
                 return replay
             seeding = self._with_commitment(uow, drawn, seeds.commitment)
-            created, *rest = tables.decide_create(game_type, replace(command, seeding=seeding))
-            head = uow.create_stream(game_id, game_type.id, creator)
-            assert isinstance(created, tables.TableCreated)  # decide_create's first event
-            table = tables.create(game_type, created)
-            committed = self._committer.commit(uow, game_id, head, table, rest, applied=[created])
+            committed = self._create_in(uow, game_id, game_type, replace(command, seeding=seeding),
+                                        creator)  # fmt: skip
             uow.save_tokens(game_id, secrets.tokens)
             uow.save_invites(game_id, secrets.invites)
             committed = replace(committed, secrets=secrets)
             if idem:
                 self._replies.record(uow, idem, committed, None)
         return committed
+
+    def create_match(
+        self,
+        game_id: UUID,
+        game_type: GameType,
+        command: tables.CreateTable,
+        entries: Mapping[int, int],
+        creator: str = "",
+    ) -> Committed:
+        """A table the matchmaker formed: `entries` maps each player's seat to its queue entry.
+        The entries leave the queue in the transaction that creates the table, all of them or
+        none (QueueMoved: one was left, or another matcher is seating it), and each player is
+        told `match_found`. The seats are the players' own: their keys act for them, so no
+        seat token is made (nobody would be shown it)."""
+        command = replace(command, seeding=seed_setup(command.seats, (), self._committer.rng))
+        tables.decide_create(game_type, command)  # bad input: no work
+        with self._units() as uow:
+            taken = {entry.id: entry for entry in uow.take_queue_entries(list(entries.values()))}
+            if len(taken) != len(entries):
+                raise QueueMoved("a player left the queue, or another matcher seats one")
+            seated = [(seat, command.seats[seat].player or "") for seat in entries]
+            committed = self._create_in(uow, game_id, game_type, command, creator,
+                                        matches_found(seated))  # fmt: skip
+            uow.record_matches(game_id, {seat: taken[entry] for seat, entry in entries.items()})
+        return committed
+
+    def _create_in(
+        self,
+        uow: UnitOfWork,
+        game_id: UUID,
+        game_type: GameType,
+        command: tables.CreateTable,
+        creator: str,
+        notices: Sequence[Notice] = (),
+    ) -> Committed:
+        created, *rest = tables.decide_create(game_type, command)
+        head = uow.create_stream(game_id, game_type.id, creator)
+        assert isinstance(created, tables.TableCreated)  # decide_create's first event
+        table = tables.create(game_type, created)
+        return self._committer.commit(
+            uow, game_id, head, table, rest, applied=[created], notices=notices
+        )
 
     @staticmethod
     def _with_commitment(uow: UnitOfWork, drawn: SeedSetup, commitment: UUID | None) -> SeedSetup:

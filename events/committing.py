@@ -3,13 +3,14 @@ appended, the turn timers follow the table, and what the table waits for next is
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from uuid import UUID
 
 from domain import policy
 from domain import table as tables
 from domain.decider import Event
 from domain.game_type import Rng
-from domain.notices import notices_of
+from domain.notices import Notice, notices_of
 from events import outbox
 from events.records import StreamHead
 from events.results import Committed
@@ -35,9 +36,11 @@ class Committer:
         decided: list[Event],
         applied: list[Event] | None = None,
         acted: int | None = None,
+        notices: Sequence[Notice] = (),
     ) -> Committed:
         """`applied` are events already folded into `table` (a new table's TableCreated);
-        `acted` is the seat whose own move this is (a client's action), if any."""
+        `acted` is the seat whose own move this is (a client's action), if any; `notices` are
+        told before those the commit itself gives (the matchmaker's `match_found`)."""
         before = None if applied else table
         table, dealt = policy.with_deals(table, decided, self._deal_rng, str(game_id))
         events = [*(applied or []), *dealt]
@@ -48,7 +51,7 @@ class Committer:
             uow.set_timers(game_id, policy.timers(table), seconds, stored)
         urgent = any(seat.kind == tables.HUMAN for seat in table.seats)
         uow.add_work(game_id, version, outbox.work_due(policy.due(table)), urgent)
-        _keep_players(uow, game_id, version, before, table, events)
+        _keep_players(uow, game_id, version, before, table, events, notices)
         return Committed(game_id, head.version, version, table, stored, events)
 
 
@@ -59,16 +62,17 @@ def _keep_players(
     before: tables.Table | None,
     after: tables.Table,
     events: list[Event],
+    first: Sequence[Notice],
 ) -> None:
-    """The seats players took or lost, and what the commit tells them: nothing to do, and no
-    statement, at a table of anonymous seats."""
+    """The seats players took or lost, and what the commit tells them (`first`, then what
+    domain/notices.py says): nothing to do, and no statement, at a table of anonymous seats."""
     held_before = _players_seated(before)
     held_after = _players_seated(after)
     seated = {s: p for s, p in held_after.items() if held_before.get(s) != p}
     unseated = [s for s, p in held_before.items() if held_after.get(s) != p]
     if seated or unseated:
         uow.seat_players(game_id, seated, unseated)
-    told = notices_of(before, after, events)
+    told = [*first, *notices_of(before, after, events)]
     if told:
         uow.tell_players(game_id, version, [(n.player, n.kind, n.seat) for n in told])
 

@@ -75,3 +75,10 @@ class Unauthorized(ApplicationError):
 
     def __init__(self, message: str = INVALID_TOKEN) -> None:
         super().__init__(message)
+
+
+class QueueMoved(ApplicationError):
+    """A table the matcher formed cannot be seated: one of its players left the queue, or
+    another matcher is seating one. Nothing was created; the others still wait."""
+
+    code = "queue-moved"

@@ -17,6 +17,7 @@ from domain.table import Table
 from events.chain import CURRENT_FORMAT, GENESIS
 from events.errors import GameExists, GameNotFound, VersionConflict
 from events.idempotent_requests import Claim, ClaimKind
+from events.matchmaking.entries import QueueEntry
 from events.outbox import Work
 from events.records import StoredEvent, StreamHead, chained_events, new_events
 
@@ -35,6 +36,8 @@ class MemoryState:
     seed_commitments: dict[UUID, tuple[str, datetime]] = field(default_factory=dict)
     player_seats: dict[tuple[UUID, int], str] = field(default_factory=dict)
     notices: list[tuple[str, str, UUID, int, int]] = field(default_factory=list)
+    queue: dict[int, QueueEntry] = field(default_factory=dict)  # entry id -> entry
+    matches: dict[UUID, tuple[UUID, int]] = field(default_factory=dict)  # player -> game, seat
 
 
 class MemoryStore:
@@ -181,3 +184,10 @@ class MemoryUnitOfWork:
         if expires is None or expires <= self._store.clock():
             return None
         return seed
+
+    def take_queue_entries(self, entry_ids: Sequence[int]) -> list[QueueEntry]:
+        return [self.s.queue.pop(i) for i in entry_ids if i in self.s.queue]
+
+    def record_matches(self, game_id: UUID, seats: Mapping[int, QueueEntry]) -> None:
+        for seat, entry in seats.items():
+            self.s.matches[entry.player_id] = (game_id, seat)

@@ -36,6 +36,7 @@ class Settings:
     rate_limit_create: str = "600/minute;10000/hour"  # games created, per client address
     rate_limit_create_bots: str = "30/minute;500/hour"  # tables of bots alone, per address
     rate_limit_players: str = "20/hour"  # players created, per client address
+    rate_limit_queue_joins: str = "10/minute"  # matchmaking queue joins, per player
     rate_limit_actions: str = "50/second"  # actions per seat token
     rate_limit_actions_per_address: str = "200/second"
     rate_limit_reads: str = "100/second"  # reads per seat token
@@ -58,6 +59,7 @@ class Settings:
     webhook_retry_seconds: float = 5.0  # the first retry's delay; it doubles, up to 4 hours
     webhook_max_failures: int = 20  # failed attempts in a row that disable an endpoint
     webhook_threads: int = 8  # deliveries sent at once by each worker process
+    match_interval_seconds: float = 1.0  # how often each worker process's matcher passes
 
     @property
     def audit_key_path(self) -> str:
@@ -94,6 +96,7 @@ ENVIRONMENT = {
     "RATE_LIMIT_CREATE": "rate_limit_create",
     "RATE_LIMIT_CREATE_BOTS": "rate_limit_create_bots",
     "RATE_LIMIT_PLAYERS": "rate_limit_players",
+    "RATE_LIMIT_QUEUE_JOINS": "rate_limit_queue_joins",
     "RATE_LIMIT_ACTIONS": "rate_limit_actions",
     "RATE_LIMIT_ACTIONS_PER_ADDRESS": "rate_limit_actions_per_address",
     "RATE_LIMIT_READS": "rate_limit_reads",
@@ -111,6 +114,7 @@ ENVIRONMENT = {
     "WEBHOOK_RETRY_SECONDS": "webhook_retry_seconds",
     "WEBHOOK_MAX_FAILURES": "webhook_max_failures",
     "WEBHOOK_THREADS": "webhook_threads",
+    "MATCH_INTERVAL_SECONDS": "match_interval_seconds",
 }
 
 
@@ -143,6 +147,7 @@ BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "webhook_retry_seconds": (0.01, 3600),
     "webhook_max_failures": (1, 1000),
     "webhook_threads": (1, 256),
+    "match_interval_seconds": (0.05, 60),
 }
 CHOICES = {
     "log_level": LOG_LEVELS,

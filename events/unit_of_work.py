@@ -17,6 +17,7 @@ from uuid import UUID
 from domain.decider import Event
 from domain.table import Table
 from events.idempotent_requests import Claim
+from events.matchmaking.entries import QueueEntry
 from events.outbox import Work
 from events.records import StoredEvent, StreamHead
 
@@ -125,4 +126,13 @@ class UnitOfWork(Protocol):
 
     def take_seed_commitment(self, commitment_id: UUID) -> str | None:
         """The seed of an unused, unexpired commitment, which this uses up; else None."""
+        ...
+
+    def take_queue_entries(self, entry_ids: Sequence[int]) -> list[QueueEntry]:
+        """Those of the entries still waiting that no other unit is seating, taken out of the
+        queue (never waiting for another unit: an entry it holds is skipped)."""
+        ...
+
+    def record_matches(self, game_id: UUID, seats: Mapping[int, QueueEntry]) -> None:
+        """The table and seat each taken entry's player was seated at (GET /me/queue)."""
         ...

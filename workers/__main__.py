@@ -1,5 +1,5 @@
-"""`python -m workers`: one RQ worker (non-forking) plus the outbox relay, the sweeper and the
-turn timers; and threads that deliver webhooks, with their own relay and sweeper
+"""`python -m workers`: one RQ worker (non-forking) plus the outbox relay, the sweeper, the
+turn timers and the matchmaker; and threads that deliver webhooks, with their own relay and sweeper
 (workers/webhooks.py).
 
 `--jobs-only` runs just the RQ worker, to add job capacity beside a full one.
@@ -21,6 +21,7 @@ from rq.serializers import JSONSerializer
 
 from events import heartbeats, logs
 from workers import context
+from workers.matcher import match_forever
 from workers.relay import relay_forever, sweep_forever
 from workers.timers import fire_forever
 from workers.webhooks import start_threads as start_webhook_threads
@@ -64,7 +65,9 @@ def beat_forever(stop: threading.Event, who: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m workers")
-    parser.add_argument("--jobs-only", action="store_true", help="no relay, no sweeper")
+    parser.add_argument(
+        "--jobs-only", action="store_true", help="no relay, sweeper, timers or matcher"
+    )
     args = parser.parse_args()
     settings = context.settings()
     logs.configure(settings.log_level, settings.log_format)
@@ -73,6 +76,7 @@ def main() -> None:
         threading.Thread(target=relay_forever, args=(stop,), daemon=True, name="relay").start()
         threading.Thread(target=sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
         threading.Thread(target=fire_forever, args=(stop,), daemon=True, name="timers").start()
+        threading.Thread(target=match_forever, args=(stop,), daemon=True, name="matcher").start()
     start_webhook_threads(stop, relay=not args.jobs_only)
     who = heartbeats.member(full=not args.jobs_only)
     beating = threading.Thread(target=beat_forever, args=(stop, who), daemon=True, name="beat")

@@ -25,6 +25,15 @@ class StrictInteger(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class StrictBoolean(fields.Boolean):
+    """`true` or `false` only: not 1, "yes" or "on", which marshmallow would take as true."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise ValidationError("Not a valid boolean.")
+        return value
+
+
 def registered_suit(value: str) -> None:
     """A suit of a registered game's cards, looked up now: a game registered later counts.
     (marshmallow's validator, with its message, is made only for a suit that fails.)"""

@@ -29,12 +29,14 @@ from psycopg.pq import TransactionStatus
 from domain.decider import Event
 from domain.table import Table, seats_to_act
 from events.idempotent_requests import Claim
+from events.matchmaking.entries import QueueEntry
 from events.outbox import Work
 from events.postgres import (
     idempotency,
     named_statements,
     outbox,
     players,
+    queue,
     seat_tokens,
     seed_commitments,
     store,
@@ -225,7 +227,10 @@ class PostgresUnitOfWork:
     def tell_players(
         self, game_id: UUID, version: int, notices: Sequence[tuple[str, str, int]]
     ) -> None:
-        rows = [(UUID(player), kind, seat) for player, kind, seat in notices]
+        # Players' rows are locked for their numbers: always in the order of their ids, so two
+        # commits telling the same players (a matched table, a shared table) never deadlock.
+        # The sort is stable: each player's own notices keep their order.
+        rows = sorted(((UUID(p), kind, seat) for p, kind, seat in notices), key=lambda r: r[0])
         for player in sorted(set(players.add_notices(self.conn, game_id, version, rows))):
             players.wake_player(self.conn, player)
 
@@ -250,6 +255,12 @@ class PostgresUnitOfWork:
 
     def take_seed_commitment(self, commitment_id: UUID) -> str | None:
         return seed_commitments.take(self.conn, commitment_id)
+
+    def take_queue_entries(self, entry_ids: Sequence[int]) -> list[QueueEntry]:
+        return queue.take(self.conn, entry_ids)
+
+    def record_matches(self, game_id: UUID, seats: Mapping[int, QueueEntry]) -> None:
+        queue.record_matches(self.conn, game_id, seats)
 
 
 @dataclass

@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Sequence
 from uuid import UUID
 
-from domain.notices import TABLE_KINDS
+from domain.notices import MATCH_FOUND, TABLE_KINDS
 from events.errors import ApplicationError
 from events.postgres import webhooks
 from events.postgres.webhooks import AttemptRow, EndpointRow
@@ -16,7 +16,6 @@ from events.sealing import Sealer
 from events.webhooks import addresses, signing
 
 ENDPOINT_DISABLED = "endpoint_disabled"  # a player-level notice: no game, version or seat
-MATCH_FOUND = "match_found"
 KINDS = (*TABLE_KINDS, MATCH_FOUND, ENDPOINT_DISABLED)  # what an endpoint may subscribe to
 MAX_ENDPOINTS = 5  # per player
 ATTEMPTS_SHOWN = 50

@@ -1,0 +1,21 @@
+"""The body of a matchmaking queue join."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from api.schemas.common import StrictBoolean, StrictInteger
+from api.schemas.games import MAX_SEATS, registered_game_type
+from domain.matchmaking.asking import BOTS_AFTER_MOST
+
+
+class JoinQueueSchema(Schema):
+    type = fields.String(required=True, validate=registered_game_type)
+    # Table sizes the player accepts; which ones its game is played at is the domain's check.
+    players = fields.List(
+        StrictInteger(validate=validate.Range(1, MAX_SEATS)), validate=validate.Length(1, MAX_SEATS)
+    )
+    rated = StrictBoolean(load_default=True)
+    bots_after_seconds = StrictInteger(
+        allow_none=True, load_default=None, validate=validate.Range(0, BOTS_AFTER_MOST)
+    )

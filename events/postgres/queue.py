@@ -1,0 +1,145 @@
+"""The matchmaking queue on Postgres: one entry per waiting player, and the table each player's
+last queue came to. Times are the database's, so every API and worker process agrees on how
+long a player has waited."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from psycopg.rows import dict_row
+
+from events.matchmaking.entries import QueueEntry, QueueMatch
+
+_ENTRY = (
+    "e.id, e.player_id, e.game_type, e.sizes, e.rated, e.bots_after_seconds, e.queued_at,"
+    " extract(epoch FROM clock_timestamp() - e.queued_at)::float8 AS waited"
+)
+_MATCHED = "player_id, game_id, seat, game_type, sizes, rated, bots_after_seconds, queued_at"
+_MATCH = f"{_MATCHED}, matched_at"
+
+# The entry, unless the player waits already; joining again forgets the last match.
+_JOIN = f"""
+WITH e AS (
+    INSERT INTO queue_entries (player_id, game_type, sizes, rated, bots_after_seconds)
+    VALUES (%(player)s, %(type)s, %(sizes)s, %(rated)s, %(bots_after)s)
+    ON CONFLICT (player_id) DO NOTHING
+    RETURNING *
+), forgotten AS (
+    DELETE FROM queue_matches WHERE player_id = %(player)s AND EXISTS (SELECT 1 FROM e)
+)
+SELECT {_ENTRY} FROM e
+"""
+
+
+def join(
+    conn: psycopg.Connection,
+    player_id: UUID,
+    game_type: str,
+    sizes: Sequence[int],
+    rated: bool,
+    bots_after: int | None,
+) -> QueueEntry | None:
+    """The player's new entry; None if it waits in a queue already."""
+    params = {"player": player_id, "type": game_type, "sizes": list(sizes), "rated": rated,
+              "bots_after": bots_after}  # fmt: skip
+    row = conn.cursor(row_factory=dict_row).execute(_JOIN, params).fetchone()
+    return None if row is None else _entry(row)
+
+
+def entry(conn: psycopg.Connection, player_id: UUID) -> QueueEntry | None:
+    row = (
+        conn.cursor(row_factory=dict_row)
+        .execute(f"SELECT {_ENTRY} FROM queue_entries e WHERE e.player_id = %s", (player_id,))
+        .fetchone()
+    )
+    return None if row is None else _entry(row)
+
+
+def last_match(conn: psycopg.Connection, player_id: UUID) -> QueueMatch | None:
+    row = (
+        conn.cursor(row_factory=dict_row)
+        .execute(f"SELECT {_MATCH} FROM queue_matches WHERE player_id = %s", (player_id,))
+        .fetchone()
+    )
+    return None if row is None else _match(row)
+
+
+def leave(conn: psycopg.Connection, player_id: UUID) -> bool:
+    """Whether the player was waiting (and is no longer). An entry a matcher is seating is
+    locked: this waits for that matcher's commit, and then finds the entry gone."""
+    cur = conn.execute("DELETE FROM queue_entries WHERE player_id = %s RETURNING id", (player_id,))
+    return cur.fetchone() is not None
+
+
+def waiting(conn: psycopg.Connection, limit: int) -> list[QueueEntry]:
+    """The entries waiting now, longest first, with their players' names."""
+    rows = (
+        conn.cursor(row_factory=dict_row)
+        .execute(
+            f"SELECT {_ENTRY}, p.name FROM queue_entries e JOIN players p ON p.id = e.player_id"
+            " ORDER BY e.queued_at, e.id LIMIT %s",
+            (limit,),
+        )
+        .fetchall()
+    )
+    return [_entry(row) for row in rows]
+
+
+# Locks the entries no other transaction holds and deletes them: all of a table's entries, or
+# the caller gives up (and rolls back). SKIP LOCKED: a matcher never waits for another.
+_TAKE = f"""
+WITH taken AS (
+    DELETE FROM queue_entries WHERE id IN (
+        SELECT id FROM queue_entries WHERE id = ANY(%s) FOR UPDATE SKIP LOCKED)
+    RETURNING *
+)
+SELECT {_ENTRY} FROM taken e
+"""
+
+
+def take(conn: psycopg.Connection, entry_ids: Sequence[int]) -> list[QueueEntry]:
+    """The entries among `entry_ids` still waiting and not being seated by another
+    transaction, deleted (until this transaction rolls back)."""
+    rows = conn.cursor(row_factory=dict_row).execute(_TAKE, (list(entry_ids),)).fetchall()
+    return [_entry(row) for row in rows]
+
+
+def record_matches(
+    conn: psycopg.Connection, game_id: UUID, seats: Mapping[int, QueueEntry]
+) -> None:
+    """Each seated entry's table and seat, in one statement."""
+    rows = [
+        (e.player_id, game_id, seat, e.game_type, list(e.sizes), e.rated, e.bots_after_seconds,
+         e.queued_at)
+        for seat, e in seats.items()
+    ]  # fmt: skip
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
+    conn.execute(
+        f"INSERT INTO queue_matches ({_MATCHED}) VALUES {values}"
+        " ON CONFLICT (player_id) DO UPDATE SET game_id = excluded.game_id,"
+        " seat = excluded.seat, game_type = excluded.game_type, sizes = excluded.sizes,"
+        " rated = excluded.rated, bots_after_seconds = excluded.bots_after_seconds,"
+        " queued_at = excluded.queued_at, matched_at = now()",
+        [value for row in rows for value in row],
+    )
+
+
+def _entry(row: dict[str, Any]) -> QueueEntry:
+    return QueueEntry(
+        id=row["id"],
+        player_id=row["player_id"],
+        game_type=row["game_type"],
+        sizes=tuple(row["sizes"]),
+        rated=row["rated"],
+        bots_after_seconds=row["bots_after_seconds"],
+        queued_at=row["queued_at"],
+        waited=max(0.0, row["waited"]),
+        name=row.get("name", ""),
+    )
+
+
+def _match(row: dict[str, Any]) -> QueueMatch:
+    return QueueMatch(**{**row, "sizes": tuple(row["sizes"])})

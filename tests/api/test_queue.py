@@ -1,0 +1,197 @@
+"""The matchmaking queue through the API: joining, where a player stands, leaving, one queue per
+player, what a join may ask for, the table a matcher pass seats players at (and the bots it
+brings after the wait), and the limit on joins.
+
+A worker process of the test session may run a matcher of its own on this database: each test
+asserts what any matcher's pass leads to, and starts from an empty queue."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.api.play import auth
+from tests.api.test_errors import assert_problem
+from tests.api.test_players import new_player
+
+
+@pytest.fixture(autouse=True)
+def empty_queue(app):
+    with app.extensions["cardroom"].pool.connection() as conn:
+        conn.execute("DELETE FROM queue_entries")
+
+
+def join(client, key: str, **body) -> dict:
+    response = client.post("/me/queue", json={"type": "st_patrick", **body}, headers=auth(key))
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def a_matcher_pass(app) -> None:
+    app.extensions["cardroom"].matcher.run_once()
+
+
+def standing(client, key: str) -> dict:
+    response = client.get("/me/queue", headers=auth(key))
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_a_player_joins_sees_where_it_stands_and_leaves(client):
+    # Given a player who joins the St Patrick queue for tables of 3 or 4, bots after 30 s
+    ada = new_player(client, "Ada")
+    joined = join(client, ada["key"], players=[4, 3], rated=True, bots_after_seconds=30)
+    # Then it waits, for what it asked, with its rating and the window it accepts now
+    assert joined["status"] == "waiting" and joined["match"] is None
+    assert (joined["type"], joined["players"], joined["rated"]) == ("st_patrick", [3, 4], True)
+    assert joined["bots_after_seconds"] == 30
+    rating = joined["rating"]["rating"]
+    assert joined["window"]["low"] < rating < joined["window"]["high"]
+    # And a moment later it has waited longer and accepts a wider window
+    time.sleep(0.3)
+    later = standing(client, ada["key"])
+    assert later["waited_seconds"] > joined["waited_seconds"]
+    assert later["window"]["high"] - later["window"]["low"] > (
+        joined["window"]["high"] - joined["window"]["low"]
+    )
+    # When it leaves, it is in no queue
+    assert client.delete("/me/queue", headers=auth(ada["key"])).status_code == 204
+    assert_problem(client.get("/me/queue", headers=auth(ada["key"])), 404, "not-found")
+    assert_problem(client.delete("/me/queue", headers=auth(ada["key"])), 404, "not-found")
+
+
+def test_a_join_names_every_size_of_the_game_when_it_names_none_and_is_rated_by_default(client):
+    ada = new_player(client, "Ada")
+    joined = join(client, ada["key"], type="saint_poker")
+    assert (joined["players"], joined["rated"], joined["bots_after_seconds"]) == (
+        [2, 3, 4, 5],
+        True,
+        None,
+    )
+
+
+def test_a_player_waits_in_one_queue_at_most(client):
+    # Given a player waiting for St Patrick
+    ada = new_player(client, "Ada")
+    first = join(client, ada["key"], players=[3])
+    # When it joins another queue
+    again = client.post("/me/queue", json={"type": "saint_poker"}, headers=auth(ada["key"]))
+    # Then it is refused, and still waits where it did
+    assert_problem(again, 409, "already-queued")
+    still = standing(client, ada["key"])
+    assert (still["type"], still["players"], still["since"]) == ("st_patrick", [3], first["since"])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": "st_patrick", "players": [5]},  # St Patrick is for 3 or 4
+        {"type": "st_patrick", "players": [2, 3]},
+        {"type": "saint_poker", "players": []},
+        {"type": "chess"},
+        {"players": [3]},
+        {"type": "st_patrick", "rated": "yes"},
+        {"type": "st_patrick", "rated": 1},
+        {"type": "st_patrick", "players": [3.5]},
+        {"type": "st_patrick", "bots_after_seconds": -1},
+        {"type": "st_patrick", "bots_after_seconds": 3601},
+        {"type": "st_patrick", "bots_after_seconds": True},
+        {"type": "st_patrick", "colour": "red"},
+    ],
+)
+def test_a_join_that_asks_for_what_cannot_be_is_refused_and_nothing_is_joined(client, body):
+    ada = new_player(client, "Ada")
+    assert_problem(client.post("/me/queue", json=body, headers=auth(ada["key"])), 400,
+                   "validation-error")  # fmt: skip
+    assert_problem(client.get("/me/queue", headers=auth(ada["key"])), 404, "not-found")
+
+
+def test_the_queue_is_a_players_own(client):
+    for method in ("get", "post", "delete"):
+        response = getattr(client, method)("/me/queue", json={"type": "st_patrick"})
+        assert_problem(response, 401, "unauthorized")
+    wrong = client.get("/me/queue", headers=auth("pk_" + "x" * 43))
+    assert_problem(wrong, 401, "unauthorized")
+
+
+def test_players_who_wait_together_are_seated_and_find_their_table(client, app):
+    # Given three players waiting for a St Patrick table of three
+    players = [new_player(client, name) for name in ("Ada", "Bo", "Cy")]
+    for player in players:
+        join(client, player["key"], players=[3])
+    # When a matcher passes
+    a_matcher_pass(app)
+    # Then each is seated at one table, at a seat of its own, and its key acts there
+    found = [standing(client, p["key"]) for p in players]
+    assert {f["status"] for f in found} == {"matched"}
+    games = {f["match"]["game_id"] for f in found}
+    assert len(games) == 1
+    assert sorted(f["match"]["seat"] for f in found) == [0, 1, 2]
+    game_id = games.pop()
+    for player, mine in zip(players, found, strict=True):
+        view = client.get(f"/games/{game_id}", headers=auth(player["key"])).get_json()
+        assert view["you"]["seat"] == mine["match"]["seat"]
+        assert view["seats"][mine["match"]["seat"]]["player_id"] == player["id"]
+        assert view["status"] == "active"
+    # And the table is in each player's inbox
+    inbox = client.get("/me/games", headers=auth(players[0]["key"])).get_json()
+    assert [item["game_id"] for item in inbox["items"]] == [game_id]
+
+
+def test_a_player_seated_before_it_could_leave_is_told_where_it_sits(client, app):
+    players = [new_player(client, name) for name in ("Ada", "Bo", "Cy")]
+    for player in players:
+        join(client, player["key"], players=[3])
+    a_matcher_pass(app)
+    where = standing(client, players[0]["key"])["match"]
+    refused = client.delete("/me/queue", headers=auth(players[0]["key"]))
+    body = assert_problem(refused, 409, "already-matched")
+    assert (body["game_id"], body["seat"]) == (where["game_id"], where["seat"])
+
+
+def test_joining_again_after_a_match_waits_afresh(client, app):
+    players = [new_player(client, name) for name in ("Ada", "Bo", "Cy")]
+    for player in players:
+        join(client, player["key"], players=[3])
+    a_matcher_pass(app)
+    again = join(client, players[0]["key"], type="saint_poker")
+    assert again["status"] == "waiting" and again["type"] == "saint_poker"
+
+
+def test_a_lone_player_waits_until_its_bots_after_then_plays_bots_of_a_fitting_level(client, app):
+    # Given a player alone in the queue, who asked for bots after 1 s
+    ada = new_player(client, "Ada")
+    join(client, ada["key"], type="trick_and_snipers", players=[3, 4], bots_after_seconds=1)
+    # When a matcher passes before that
+    a_matcher_pass(app)
+    # Then it still waits
+    assert standing(client, ada["key"])["status"] == "waiting"
+    # But once it has waited 1 s, a pass seats it at the smallest table, bots in the other seats
+    time.sleep(1.1)
+    a_matcher_pass(app)
+    match = standing(client, ada["key"])["match"]
+    game = client.get(f"/games/{match['game_id']}").get_json()
+    assert len(game["seats"]) == 3
+    bots = [seat for seat in game["seats"] if seat["kind"] == "bot"]
+    assert len(bots) == 2
+    # A newcomer's rating is the default, nearest the basic bots' own
+    assert {seat["level"] for seat in bots} == {"basic"}
+    assert game["seats"][match["seat"]]["player_id"] == ada["id"]
+
+
+def test_a_player_who_never_asked_for_bots_is_never_seated_with_them(client, app):
+    ada = new_player(client, "Ada")
+    join(client, ada["key"], players=[3])
+    time.sleep(1.1)
+    a_matcher_pass(app)
+    assert standing(client, ada["key"])["status"] == "waiting"
+
+
+def test_rated_and_casual_players_are_never_seated_together(client, app):
+    players = [new_player(client, name) for name in ("Ada", "Bo", "Cy")]
+    join(client, players[0]["key"], players=[3], rated=False)
+    for player in players[1:]:
+        join(client, player["key"], players=[3])
+    a_matcher_pass(app)
+    assert {standing(client, p["key"])["status"] for p in players} == {"waiting"}
