@@ -11,7 +11,13 @@ from typing import Any, Protocol
 from domain.decider import DomainError, InvalidSetup
 
 RATED = "rated"  # the table option's name
-RATED_BOT_LEVELS = ("random", "basic", "strong")
+# Each rated bot level's identity: a fixed player id, the same on every server.
+BOT_RATERS = {
+    "random": "00000000-0000-4000-8000-00000000b0a1",
+    "basic": "00000000-0000-4000-8000-00000000b0a2",
+    "strong": "00000000-0000-4000-8000-00000000b0a3",
+}
+RATED_BOT_LEVELS = tuple(BOT_RATERS)
 
 
 class PlayersOnly(DomainError):
