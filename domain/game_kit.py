@@ -19,6 +19,8 @@ from domain.dispatch import Evolver
 from domain.game_state import DEALING, GameState, is_finished
 from domain.game_type import Bot, GameType
 from domain.options import check_players
+from domain.outcome import GameEnded
+from domain.ranking import Ranks, winners_first
 from domain.templates import random_bot, with_send
 
 Options = Mapping[str, Any]
@@ -68,6 +70,7 @@ def build_game(
     bots: Mapping[str, Bot],
     check_options: Callable[[int, Options], None] = no_options,
     automatic: Callable[[Any], str | None] = no_automatic_work,
+    ranking: Callable[[GameEnded, int], Ranks] = winners_first,
 ) -> GameType:
     """`options`: the game's own, with defaults; `check_options` checks them (players come
     checked); `new_state(players, options with defaults)`: the state before the first deal;
@@ -111,6 +114,7 @@ def build_game(
         view=views.view,
         bots={"random": random_bot, **bots},
         automatic=automatic,
+        ranking=ranking,
         state_type=state_type,
         choices=choices,
         cards=every_card(deck_for, sizes),

@@ -10,6 +10,8 @@ from typing import Any, Protocol
 from domain.budget import Budget
 from domain.cards import Card
 from domain.decider import Command, Event
+from domain.outcome import GameEnded
+from domain.ranking import Ranks, winners_first
 
 
 class Rng(Protocol):
@@ -70,6 +72,9 @@ class GameType:
     """Event type name -> the API action type whose command it records, for the events a seat's
     action emits first: an audit rebuilds the command from the event's fields of the same names
     (domain/origins.py, events/redecide.py)."""
+    ranking: Callable[[GameEnded, int], Ranks] = winners_first
+    """(the game's end, players) -> each seat's place for ratings (domain/ranking.py): the
+    game's own final order and tiebreaks; by default the winners first, the rest tied."""
     cards: tuple[Card, ...] = ()
     """Every card the game deals at any table size: what a card of this game may be (the API's
     validation of suits and ranks is derived from the registered games' cards)."""

@@ -15,8 +15,9 @@ from typing import Any
 
 from domain.decider import Command, Event, IllegalAction, InvalidSetup
 
-TABLE_OPTIONS: Mapping[str, Any] = {"turn_seconds": None, "max_timeouts": 3}
-"""Options every game type accepts; absent from a table's options unless given."""
+TABLE_OPTIONS: Mapping[str, Any] = {"turn_seconds": None, "max_timeouts": 3, "rated": False}
+"""Options every game type accepts; absent from a table's options unless given. `rated` is
+domain/rated_tables.py's."""
 TURN_SECONDS = (5, 86_400)
 LEFT, TIMED_OUT = "left", "timeouts"
 

@@ -41,6 +41,7 @@ from domain.presence import (
     timeouts_after,
     waiting_after,
 )
+from domain.rated_tables import check_rated_join, check_rated_option, check_rated_seats
 from domain.seeds import (
     ClientSeed,
     Seeding,
@@ -187,6 +188,8 @@ def decide_create(game_type: GameType, command: CreateTable) -> list[Event]:
     options = {**game_type.options, **command.options}
     game_type.check_options(players, game_options(options))
     check_table_options(options)
+    check_rated_option(options)
+    check_rated_seats(options, command.seats)
     _check_fixed_decks(game_type, players, game_options(options), command.fixed_decks)
     seeding = _seeding(command)
     events: list[Event] = [TableCreated(game_type.id, command.seats, options, seeding=seeding)]
@@ -268,6 +271,7 @@ def _decide_join(table: Table, command: JoinSeat) -> list[Event]:
     kept_for = table.seats[command.seat].player
     if kept_for is not None and command.player != kept_for:
         raise ReservedSeat(f"seat {command.seat} is kept for another player")
+    check_rated_join(table.options, command.player)
     if command.player is not None and seat_of_player(table, command.player) is not None:
         raise SeatTaken("this player has a seat at this table already")
     if table.seeds is None and command.client_seed is not None:

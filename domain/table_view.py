@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.codec import to_json
 from domain.decider import Event
+from domain.rated_tables import is_rated
 from domain.seeds import seeds_json
 from domain.table import BOT, Table
 
@@ -20,6 +21,7 @@ def view_table(table: Table, seat: int | None) -> dict[str, Any]:
         **game_view,
         "seats": [_seat_view(table, index, figures[index]) for index in range(len(table.seats))],
         "options": dict(table.options),
+        "rated": is_rated(table.options),
     }
     if table.seeds is not None:
         view["seeding"] = seeds_json(table.seeds, table.status == "finished")

@@ -55,6 +55,7 @@ export default {
   "option.first_leader": "First player (seat number; empty: drawn at random)",
   "option.turn_seconds": "Seconds per turn (empty: no timer)",
   "option.max_timeouts": "Timeouts in a row before a bot takes the seat over",
+  "option.rated": "Rated (counts towards ratings; every human seat must be a player's)",
   "option.other": (key) => key.replace(/_/g, " "),
 
   // phases

@@ -86,6 +86,7 @@ export default {
   "option.first_leader": "Premier joueur (numéro de place ; vide : tiré au sort)",
   "option.turn_seconds": "Secondes par tour (vide : pas de minuteur)",
   "option.max_timeouts": "Dépassements de temps d'affilée avant qu'un robot prenne la place",
+  "option.rated": "Partie classée (compte pour le classement ; chaque place humaine doit être celle d'un joueur inscrit)",
   "option.other": (key) => key.replace(/_/g, " "),
 
   "phase.dealing": "distribution",

@@ -10,6 +10,7 @@ from domain.games.ouroboros_trick.events import EVENT_TYPES, Discard
 from domain.games.ouroboros_trick.state import TOP_RANK, State, deck_for, initial_state, to_act
 from domain.games.ouroboros_trick.strong import strong_bot
 from domain.options import check_first_leader
+from domain.ranking import winners_first
 from domain.tricks import PlayCard
 
 GAME = build_game(
@@ -18,6 +19,7 @@ GAME = build_game(
     table_sizes=TOP_RANK,
     options={"first_leader": None},
     check_options=check_first_leader,
+    ranking=winners_first,  # G7, O5: the losers last, every other seat tied
     state_type=State,
     new_state=lambda players, options: initial_state(players, options["first_leader"]),
     deck_for=deck_for,

@@ -7,7 +7,7 @@ and a worker (or a simulation) decides `Automatic("scoring")`.
 from __future__ import annotations
 
 from domain.game_kit import build_game
-from domain.games.saint_poker import rules
+from domain.games.saint_poker import rules, scoring
 from domain.games.saint_poker import view as views  # keeps the submodule name free
 from domain.games.saint_poker.bots import basic_bot
 from domain.games.saint_poker.events import EVENT_TYPES, CommitRiverCard, PickUp, RevealCards
@@ -41,6 +41,7 @@ GAME = build_game(
     to_act=to_act,
     bots={"basic": basic_bot, "strong": strong_bot},
     automatic=automatic,
+    ranking=scoring.ranking,
 )
 
 __all__ = ["GAME"]

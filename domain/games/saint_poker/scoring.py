@@ -8,6 +8,7 @@ from domain.cards import Card
 from domain.games.saint_poker.events import GameEnded, RoundScored
 from domain.games.saint_poker.state import PICKS_PER_SEAT, ROUNDS, RankedHand
 from domain.poker import rank_hand
+from domain.ranking import Ranks, by_final_figures
 
 
 def round_points(round_number: int, winners: int) -> int:
@@ -64,3 +65,8 @@ def game_end(totals: Sequence[int]) -> GameEnded:
     losers = tuple(seat for seat in range(len(totals)) if seat not in winners)
     final = {str(seat): {"points": total} for seat, total in enumerate(totals)}
     return GameEnded(winners=winners, losers=losers, final=final)
+
+
+def ranking(ended: GameEnded, players: int) -> Ranks:
+    """G7 by P6: the most points first; equal points tie."""
+    return by_final_figures(ended, players, ("points",))

@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.decider import InvalidSetup
 from domain.game_kit import build_game
-from domain.games.st_patrick import rules
+from domain.games.st_patrick import rules, scoring
 from domain.games.st_patrick import view as views  # keeps the submodule name free
 from domain.games.st_patrick.bots import basic_bot
 from domain.games.st_patrick.commands import ChoosePassCount, PassCards, PassRelics, TakeRelics
@@ -35,6 +35,7 @@ GAME = build_game(
     table_sizes=HAND_SIZES,
     options={"first_lead_snake_allowed": True},  # S7: the English book by default
     check_options=check_options,
+    ranking=scoring.ranking,
     state_type=State,
     new_state=lambda players, options: initial_state(players, options["first_lead_snake_allowed"]),
     deck_for=deck_for,

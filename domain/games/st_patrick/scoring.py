@@ -11,6 +11,7 @@ from domain.games.st_patrick.state import (
     bites,
     snakes_won,
 )
+from domain.ranking import Ranks, by_final_figures
 
 
 def life_changes(
@@ -72,3 +73,8 @@ def game_end(
         for seat in range(len(keys))
     }
     return GameEnded(winners=winners, losers=losers, final=final)
+
+
+def ranking(ended: GameEnded, players: int) -> Ranks:
+    """G7 by S9's order: life, then relics held, then snakes won in the last round."""
+    return by_final_figures(ended, players, ("life", "relics", "snakes"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.game_kit import build_game
-from domain.games.trick_and_snipers import rules
+from domain.games.trick_and_snipers import rules, scoring
 from domain.games.trick_and_snipers import view as views  # keeps the submodule name free
 from domain.games.trick_and_snipers.bots import basic_bot
 from domain.games.trick_and_snipers.events import EVENT_TYPES, PassCards
@@ -24,6 +24,7 @@ GAME = build_game(
     table_sizes=HAND_SIZES,
     options={"first_leader": None},
     check_options=check_first_leader,
+    ranking=scoring.ranking,
     state_type=State,
     new_state=lambda players, options: initial_state(players, options["first_leader"]),
     deck_for=deck_for,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.games.trick_and_snipers.events import GameEnded, TrickWon
 from domain.games.trick_and_snipers.state import POINT_RANK, POINTS_TO_WIN
+from domain.ranking import Ranks, by_final_figures
 from domain.tricks import Trick, highest_of_led, trick_cards
 
 
@@ -37,3 +38,9 @@ def game_end(
         for seat in range(len(points))
     }
     return GameEnded(winners=winners, losers=losers, final=final)
+
+
+def ranking(ended: GameEnded, players: int) -> Ranks:
+    """G7 by T6's order: victory points, then tricks won (the seat that reached 2 points has
+    the most, alone)."""
+    return by_final_figures(ended, players, ("victory_points", "tricks_won"))
