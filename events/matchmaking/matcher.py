@@ -25,6 +25,7 @@ from domain import table as tables
 from domain.games import get_game_type
 from domain.matchmaking.bot_levels import fitting_level
 from domain.matchmaking.grouping import Match, Seeker, matches
+from domain.rated_tables import RATED
 from events.commands import Commands
 from events.errors import QueueMoved
 from events.matchmaking.entries import QueueEntry
@@ -116,8 +117,9 @@ def _level(match: Match, level_ratings: dict[str, float]) -> str:
 
 
 def match_options(match: Match) -> dict:
-    """The options of a matched table: the games' defaults."""
-    return {}
+    """The options of a matched table: rated as its players asked (its pool's), else the
+    game's defaults."""
+    return {RATED: True} if match.rated else {}
 
 
 def _seeker(entry: QueueEntry, rating: float) -> Seeker:

@@ -133,7 +133,7 @@ def test_players_who_wait_together_are_seated_and_find_their_table(client, app):
         view = client.get(f"/games/{game_id}", headers=auth(player["key"])).get_json()
         assert view["you"]["seat"] == mine["match"]["seat"]
         assert view["seats"][mine["match"]["seat"]]["player_id"] == player["id"]
-        assert view["status"] == "active"
+        assert view["status"] == "active" and view["rated"] is True  # rated, as they asked
     # And the table is in each player's inbox
     inbox = client.get("/me/games", headers=auth(players[0]["key"])).get_json()
     assert [item["game_id"] for item in inbox["items"]] == [game_id]
@@ -195,3 +195,12 @@ def test_rated_and_casual_players_are_never_seated_together(client, app):
         join(client, player["key"], players=[3])
     a_matcher_pass(app)
     assert {standing(client, p["key"])["status"] for p in players} == {"waiting"}
+
+
+def test_casual_players_are_seated_at_a_table_that_is_not_rated(client, app):
+    players = [new_player(client, name) for name in ("Ada", "Bo", "Cy")]
+    for player in players:
+        join(client, player["key"], players=[3], rated=False)
+    a_matcher_pass(app)
+    match = standing(client, players[0]["key"])["match"]
+    assert client.get(f"/games/{match['game_id']}").get_json()["rated"] is False
