@@ -1,6 +1,6 @@
 """The matchmaking queue through the API: joining, where a player stands, leaving, one queue per
 player, what a join may ask for, the table a matcher pass seats players at (and the bots it
-brings after the wait), and the limit on joins.
+brings after the wait), and the limit on joins per player.
 
 A worker process of the test session may run a matcher of its own on this database: each test
 asserts what any matcher's pass leads to, and starts from an empty queue."""
@@ -13,6 +13,7 @@ import pytest
 
 from tests.api.play import auth
 from tests.api.test_errors import assert_problem
+from tests.api.test_limits import app_with, assert_rate_limited
 from tests.api.test_players import new_player
 
 
@@ -204,3 +205,23 @@ def test_casual_players_are_seated_at_a_table_that_is_not_rated(client, app):
     a_matcher_pass(app)
     match = standing(client, players[0]["key"])["match"]
     assert client.get(f"/games/{match['game_id']}").get_json()["rated"] is False
+
+
+def test_joins_over_a_players_limit_are_refused_and_join_nothing(settings):
+    with app_with(settings, rate_limit_queue_joins="2/minute") as client:
+        # Given a player whose limit is two joins a minute, and whose refused joins (a body off
+        # the schema, a join while waiting) cost nothing
+        ada, bo = new_player(client, "Ada"), new_player(client, "Bo")
+        key = auth(ada["key"])
+        assert client.post("/me/queue", json={"type": "chess"}, headers=key).status_code == 400
+        join(client, ada["key"])
+        assert client.post("/me/queue", json={"type": "st_patrick"}, headers=key).status_code == 409
+        assert client.delete("/me/queue", headers=key).status_code == 204
+        join(client, ada["key"])
+        assert client.delete("/me/queue", headers=key).status_code == 204
+        # When it joins a third time within the minute
+        refused = client.post("/me/queue", json={"type": "st_patrick"}, headers=key)
+        # Then it is 429 with Retry-After, it waits in no queue, and another player still joins
+        assert_rate_limited(refused)
+        assert_problem(client.get("/me/queue", headers=key), 404, "not-found")
+        join(client, bo["key"])
