@@ -10,6 +10,7 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from events.bootstrap import Cardroom, bootstrap
+from events.matchmaking.matcher import SEATING_THREADS
 from events.settings import Settings, settings_or_exit
 
 
@@ -23,9 +24,9 @@ _BUILDING = threading.Lock()
 
 @cache
 def _built() -> Cardroom:
-    # The relay, sweeper and timers, the job, and webhook threads (each holds a connection
-    # only to lease or record a delivery, never while the receiver answers).
-    return bootstrap(settings(), pool_size=4 + settings().webhook_threads // 2)
+    # The relay, sweeper and timers, the job, webhook threads (each holds a connection only to
+    # lease or record a delivery, never while the receiver answers) and the matcher's seating.
+    return bootstrap(settings(), pool_size=4 + settings().webhook_threads // 2 + SEATING_THREADS)
 
 
 def cardroom() -> Cardroom:

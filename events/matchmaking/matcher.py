@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -33,6 +34,7 @@ from events.matchmaking.ratings import Ratings
 from events.postgres import queue
 
 PASS_LIMIT = 20_000  # entries one pass looks at, longest waiting first
+SEATING_THREADS = 4  # tables created at once by a pass (each holds a pool connection)
 
 
 class Matcher:
@@ -43,9 +45,14 @@ class Matcher:
         self._rng = rng
 
     def run_once(self) -> list[UUID]:
-        """One pass: every table that can be made now; the games created."""
+        """One pass: every table that can be made now; the games created. The tables are
+        created SEATING_THREADS at a time: each is a transaction of its own, and most of its
+        time is spent waiting for the database (its commit above all)."""
         proposed = self.propose()
-        return [game for match in proposed if (game := self.seat(match)) is not None]
+        if len(proposed) <= 1:
+            return [game for match in proposed if (game := self.seat(match)) is not None]
+        with ThreadPoolExecutor(min(SEATING_THREADS, len(proposed))) as seating:
+            return [game for game in seating.map(self.seat, proposed) if game is not None]
 
     def propose(self) -> list[Proposal]:
         """The tables the queue allows now, in a random order."""

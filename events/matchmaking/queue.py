@@ -73,10 +73,9 @@ class Queue:
         """The player waits from now (AlreadyQueued if it waits already; a size its game is
         not played at is a validation error, and nothing is joined)."""
         sizes = table_sizes(get_game_type(request.game_type), request.sizes)
-        with self._pool.connection() as conn:
-            with conn.transaction():
-                entry = queue.join(conn, player_id, request.game_type, sizes, request.rated,
-                                   request.bots_after_seconds)  # fmt: skip
+        with self._pool.connection() as conn:  # one statement: its own transaction
+            entry = queue.join(conn, player_id, request.game_type, sizes, request.rated,
+                               request.bots_after_seconds)  # fmt: skip
             if entry is None:
                 raise AlreadyQueued("the player waits in a queue already: leave it first")
             return Standing(entry, self._skill(conn, entry))
@@ -95,9 +94,8 @@ class Queue:
     def leave(self, player_id: UUID) -> None:
         """Out of the queue: no matcher seats the player after this. AlreadyMatched if a
         matcher seated it first; NotQueued if it was in no queue."""
-        with self._pool.connection() as conn:
-            with conn.transaction():
-                left = queue.leave(conn, player_id)
+        with self._pool.connection() as conn:  # one statement: its own transaction
+            left = queue.leave(conn, player_id)
             if left:
                 return
             match = queue.last_match(conn, player_id)

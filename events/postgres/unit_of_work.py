@@ -231,8 +231,9 @@ class PostgresUnitOfWork:
         # commits telling the same players (a matched table, a shared table) never deadlock.
         # The sort is stable: each player's own notices keep their order.
         rows = sorted(((UUID(p), kind, seat) for p, kind, seat in notices), key=lambda r: r[0])
-        for player in sorted(set(players.add_notices(self.conn, game_id, version, rows))):
-            players.wake_player(self.conn, player)
+        players.wake_players(
+            self.conn, sorted(set(players.add_notices(self.conn, game_id, version, rows)))
+        )
 
     def save_invites(self, game_id: UUID, invites: Mapping[int, str]) -> None:
         seat_tokens.save_invites(self.conn, game_id, invites)
