@@ -22,6 +22,7 @@ from events.postgres.db import make_pool
 from events.postgres.repository import Repository
 from events.postgres.unit_of_work import PostgresUnitOfWork
 from events.queries import Queries, run_in_place
+from events.rating_updates import RatingUpdates
 from events.sealing import Sealer
 from events.settings import Settings
 from events.signing import HeadSigner, load_or_create_signer
@@ -39,6 +40,7 @@ class Cardroom:
     signer: HeadSigner
     players: Players
     webhooks: Webhooks
+    ratings: RatingUpdates
 
     def close(self) -> None:
         self.pool.close()
@@ -70,4 +72,14 @@ def bootstrap(
     queries = Queries(pool, repository, offload)
     webhook_sealer = Sealer(signer.derived_secret(webhook_signing.SEALING_PURPOSE))
     webhooks = Webhooks(pool, webhook_sealer, settings.webhooks_allow_private)
-    return Cardroom(settings, pool, commands, automation, queries, signer, Players(pool), webhooks)
+    return Cardroom(
+        settings,
+        pool,
+        commands,
+        automation,
+        queries,
+        signer,
+        Players(pool),
+        webhooks,
+        RatingUpdates(pool),
+    )
