@@ -1,8 +1,14 @@
-"""Players: accounts and keys, a player's inbox of tables ("where is it my turn?") and its one
-stream of notices for all its tables."""
+"""Players: accounts and keys, a player's inbox of tables ("where is it my turn?"), its one
+stream of notices for all its tables, and the ratings' leaderboards."""
 
 from flask import Blueprint
 
 bp = Blueprint("players", __name__)
 
-from api.players import accounts, inbox, notice_stream, webhooks  # noqa: E402,F401  (they register their routes on bp)
+from api.players import (  # noqa: E402,F401  (they register their routes on bp)
+    accounts,
+    inbox,
+    leaderboards,  # noqa: E402,F401
+    notice_stream,
+    webhooks,
+)

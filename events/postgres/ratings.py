@@ -112,14 +112,17 @@ def ratings_of(conn: psycopg.Connection, player_id: UUID) -> dict[str, Rating]:
     return {row[0]: Rating(row[1], row[2], row[3]) for row in rows}
 
 
+# A page: a range of the leaderboard index (two texts: a plan made for the first page, where
+# there is no position to start after, would not serve the others).
 _PAGE = """
 SELECT r.player_id, p.name, p.bot_level, r.mu, r.sigma, r.display, r.games
 FROM ratings r JOIN players p ON p.id = r.player_id
-WHERE r.game_type = %(type)s AND NOT r.provisional
-  AND (%(display)s::float8 IS NULL OR (r.display, r.player_id) < (%(display)s, %(player)s::uuid))
+WHERE r.game_type = %(type)s AND NOT r.provisional {after}
 ORDER BY r.display DESC, r.player_id DESC
 LIMIT %(limit)s
 """
+_FIRST_PAGE = _PAGE.format(after="")
+_NEXT_PAGE = _PAGE.format(after="AND (r.display, r.player_id) < (%(display)s, %(player)s::uuid)")
 # The players ranked above a page's first: those with a higher display (its rank), and those
 # listed before it (the displays it shares with them).
 _ABOVE = """
@@ -138,7 +141,8 @@ def leaderboard(
     `after` (the display and player of the previous page's last row)."""
     display, player = after if after else (None, None)
     params = {"type": game_type, "display": display, "player": player, "limit": limit}
-    rows = conn.cursor(row_factory=tuple_row).execute(_PAGE, params).fetchall()
+    statement = _NEXT_PAGE if after else _FIRST_PAGE
+    rows = conn.cursor(row_factory=tuple_row).execute(statement, params).fetchall()
     if not rows:
         return []
     first = {"type": game_type, "display": rows[0][5], "player": rows[0][0]}

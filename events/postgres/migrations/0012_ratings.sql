@@ -33,5 +33,5 @@ CREATE TABLE rated_games (
     game_id   uuid        PRIMARY KEY,
     game_type text        NOT NULL,
     seq       bigint      GENERATED ALWAYS AS IDENTITY UNIQUE,
-    rated_at  timestamptz NOT NULL DEFAULT now()
+    rated_at  timestamptz NOT NULL DEFAULT clock_timestamp()  -- as the ratings were written
 );
