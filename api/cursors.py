@@ -1,8 +1,10 @@
-"""Opaque list cursors: the (created_at, id) of the last game of a page, base64-encoded."""
+"""Opaque list cursors, base64-encoded: the (created_at, id) of the last game of a page, or the
+(display, player id) of a leaderboard page's last player."""
 
 from __future__ import annotations
 
 import base64
+import math
 from datetime import datetime
 from uuid import UUID
 
@@ -22,8 +24,26 @@ def decode_cursor(cursor: str) -> tuple[datetime, UUID]:
             raise ValueError("naive")
         return moment, UUID(game_id)
     except (ValueError, UnicodeError):
-        raise Problem(
-            "validation-error",
-            "the cursor is not one this server gave",
-            errors={"cursor": ["invalid"]},
-        ) from None
+        raise _not_ours() from None
+
+
+def encode_rating_cursor(position: tuple[float, UUID]) -> str:
+    display, player_id = position
+    return base64.urlsafe_b64encode(f"{display!r}|{player_id}".encode()).decode()
+
+
+def decode_rating_cursor(cursor: str) -> tuple[float, UUID]:
+    try:
+        display, player_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
+        value = float(display)
+        if not math.isfinite(value):
+            raise ValueError("not a rating")
+        return value, UUID(player_id)
+    except (ValueError, UnicodeError):
+        raise _not_ours() from None
+
+
+def _not_ours() -> Problem:
+    return Problem(
+        "validation-error", "the cursor is not one this server gave", errors={"cursor": ["invalid"]}
+    )

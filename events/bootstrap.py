@@ -25,6 +25,7 @@ from events.postgres.db import make_pool
 from events.postgres.repository import Repository
 from events.postgres.unit_of_work import PostgresUnitOfWork
 from events.queries import Queries, run_in_place
+from events.rating_updates import RatingUpdates
 from events.sealing import Sealer
 from events.settings import Settings
 from events.signing import HeadSigner, load_or_create_signer
@@ -42,6 +43,7 @@ class Cardroom:
     signer: HeadSigner
     players: Players
     webhooks: Webhooks
+    ratings: RatingUpdates
     queue: Queue
     matcher: Matcher
 
@@ -75,7 +77,7 @@ def bootstrap(
     queries = Queries(pool, repository, offload)
     webhook_sealer = Sealer(signer.derived_secret(webhook_signing.SEALING_PURPOSE))
     webhooks = Webhooks(pool, webhook_sealer, settings.webhooks_allow_private)
-    ratings = Unrated()  # the one place matchmaking's ratings come from
+    skills = Unrated()  # the one place matchmaking's ratings come from
     return Cardroom(
         settings,
         pool,
@@ -85,6 +87,7 @@ def bootstrap(
         signer,
         Players(pool),
         webhooks,
-        Queue(pool, ratings),
-        Matcher(pool, commands, ratings, secrets.SystemRandom()),
+        RatingUpdates(pool),
+        Queue(pool, skills),
+        Matcher(pool, commands, skills, secrets.SystemRandom()),
     )

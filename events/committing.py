@@ -1,5 +1,6 @@
 """The end of every command's unit of work: the decided events and the deals now due are
-appended, the turn timers follow the table, and what the table waits for next is queued."""
+appended, the turn timers follow the table, and what the table waits for next is queued (and
+at a rated table's end, the ratings' work)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from domain import table as tables
 from domain.decider import Event
 from domain.game_type import Rng
 from domain.notices import Notice, notices_of
+from domain.outcome import GameEnded
+from domain.rated_tables import is_rated
 from events import outbox
 from events.records import StreamHead
 from events.results import Committed
@@ -51,6 +54,8 @@ class Committer:
             uow.set_timers(game_id, policy.timers(table), seconds, stored)
         urgent = any(seat.kind == tables.HUMAN for seat in table.seats)
         uow.add_work(game_id, version, outbox.work_due(policy.due(table)), urgent)
+        if is_rated(table.options) and any(isinstance(e, GameEnded) for e in events):
+            uow.add_work(game_id, version, [outbox.RateGame()], urgent)
         _keep_players(uow, game_id, version, before, table, events, notices)
         return Committed(game_id, head.version, version, table, stored, events)
 

@@ -1,6 +1,7 @@
-"""Work due after a commit that the workers do: a bot's turn, or automatic work such as round
-scoring. Typed here; its text form (the outbox's `kind` column, part of RQ job ids) is written
-and read here only. The outbox table itself: events/postgres/outbox.py."""
+"""Work due after a commit that the workers do: a bot's turn, automatic work such as round
+scoring, or taking a rated game's end into the ratings. Typed here; its text form (the
+outbox's `kind` column, part of RQ job ids) is written and read here only. The outbox table
+itself: events/postgres/outbox.py."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from domain.policy import AutomaticDue, BotTurnsDue, Due
 
 BOT_PREFIX = "bot-"  # RQ job ids allow only letters, digits, '_' and '-'
+RATINGS = "ratings"
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,13 +23,21 @@ class AutomaticWork:
     kind: str  # the game's name for it, e.g. "scoring"
 
 
-Work = BotTurn | AutomaticWork
+@dataclass(frozen=True, slots=True)
+class RateGame:
+    """A rated game ended: its raters' ratings take it (events/rating_updates.py)."""
+
+
+Work = BotTurn | AutomaticWork | RateGame
 
 
 def encode(work: Work) -> str:
     if isinstance(work, BotTurn):
         return f"{BOT_PREFIX}{work.seat}"
-    if work.kind.startswith(BOT_PREFIX) or not work.kind.replace("_", "").isalnum():
+    if isinstance(work, RateGame):
+        return RATINGS
+    taken = work.kind.startswith(BOT_PREFIX) or work.kind == RATINGS
+    if taken or not work.kind.replace("_", "").isalnum():
         raise ValueError(f"automatic work cannot be called {work.kind!r}")
     return work.kind
 
@@ -35,6 +45,8 @@ def encode(work: Work) -> str:
 def decode(kind: str) -> Work:
     if kind.startswith(BOT_PREFIX):
         return BotTurn(int(kind.removeprefix(BOT_PREFIX)))
+    if kind == RATINGS:
+        return RateGame()
     return AutomaticWork(kind)
 
 

@@ -12,8 +12,10 @@ from datetime import datetime
 from uuid import UUID
 
 from events.errors import ApplicationError
-from events.postgres import players, store
+from events.postgres import players, ratings, store
 from events.postgres.players import InboxRow, NoticeRow, PlayerRow
+from events.postgres.ratings import LeaderRow
+from events.ratings import Rating
 
 KEY_PREFIX = "pk_"  # a player's key says what it is; a seat token never starts so on purpose
 
@@ -30,6 +32,8 @@ def new_key() -> str:
 class Profile:
     player: PlayerRow
     games: dict[str, int]  # finished games per game type
+    ratings: dict[str, Rating]  # per game type, once rated there
+    bot_level: str | None  # a bot level's rated identity: its level
 
 
 class Players:
@@ -62,11 +66,22 @@ class Players:
             row = players.by_id(conn, player_id)
             if row is None:
                 raise NoSuchPlayer("no such player")
-            return Profile(row, players.finished_games_by_type(conn, player_id))
+            games = players.finished_games_by_type(conn, player_id)
+            rated = ratings.ratings_of(conn, player_id)
+            return Profile(row, games, rated, players.bot_level(conn, player_id))
 
     def exists(self, player_id: UUID) -> bool:
+        """Whether there is such a player to keep a seat for (a bot level's identity is none)."""
         with self._pool.connection() as conn:
-            return players.by_id(conn, player_id) is not None
+            found = players.by_id(conn, player_id)
+            return found is not None and players.bot_level(conn, player_id) is None
+
+    def leaderboard(
+        self, game_type: str, after: tuple[float, UUID] | None, limit: int
+    ) -> list[LeaderRow]:
+        """A page of the type's non-provisional ratings, best displayed rating first."""
+        with self._pool.connection() as conn:
+            return ratings.leaderboard(conn, game_type, after, limit)
 
     def inbox(
         self,

@@ -21,13 +21,17 @@ log = logging.getLogger("cardroom.jobs")
 
 
 def run_work(game_id: str, version: int, kind: str) -> str:
-    """A bot's turn or automatic work; "done", or "stale" when the game has moved on."""
+    """A bot's turn or automatic work ("done", or "stale" when the game has moved on), or a
+    rated game's end taken into the ratings ("done", "already" or "unrated")."""
     label = metrics.job_kind(kind)
     work = outbox.decode(kind)
     cardroom = context.cardroom()
     started = time.perf_counter()
     try:
-        outcome = cardroom.automation.run_work(UUID(game_id), version, work)
+        if isinstance(work, outbox.RateGame):
+            outcome = cardroom.ratings.take(UUID(game_id), version)
+        else:
+            outcome = cardroom.automation.run_work(UUID(game_id), version, work)
     except Exception:
         metrics.JOB_FAILURES.labels(label).inc()
         raise

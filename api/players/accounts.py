@@ -1,5 +1,6 @@
-"""POST /players (a player and its key, shown once), GET /players/{id} (a public profile) and
-POST /players/me/key (a new key: the old one, and what it opened, end at once)."""
+"""POST /players (a player and its key, shown once), GET /players/{id} (a public profile, with
+its ratings) and POST /players/me/key (a new key: the old one, and what it opened, end at
+once)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from api.games.common import created
 from api.limits import limited
 from api.players import bp
 from api.problems import Problem
+from api.ratings import rating_json
 from api.rendering import iso
 from api.requests import json_body
 from api.schemas.players import NewPlayerSchema
@@ -35,15 +37,16 @@ def create_player():
 def show_player(player_id: str):
     profile = services().players.profile(_player_uuid(player_id))
     player = profile.player
-    return jsonify(
-        {
-            "id": str(player.id),
-            "name": player.name,
-            "created_at": iso(player.created_at),
-            "games": profile.games,
-            "ratings": {},
-        }
-    )
+    shown = {
+        "id": str(player.id),
+        "name": player.name,
+        "created_at": iso(player.created_at),
+        "games": profile.games,
+        "ratings": {kind: rating_json(r) for kind, r in profile.ratings.items()},
+    }
+    if profile.bot_level is not None:
+        shown["bot"] = profile.bot_level
+    return jsonify(shown)
 
 
 @bp.post("/players/me/key")

@@ -18,6 +18,11 @@ class InboxQuery(Schema):
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
 
 
+class LeaderboardQuery(Schema):
+    cursor = fields.String(validate=validate.Length(1, 200))
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+
+
 class NoticeStreamQuery(Schema):
     after = fields.Integer(validate=validate.Range(0, 2**62))
     access_token = fields.String(validate=validate.Length(1, 256))

@@ -86,6 +86,16 @@ def by_id(conn: psycopg.Connection, player_id: UUID) -> PlayerRow | None:
     ).fetchone()
 
 
+def bot_level(conn: psycopg.Connection, player_id: UUID) -> str | None:
+    """The level of a bot level's rated identity (None: a player with a key, or none)."""
+    row = (
+        conn.cursor(row_factory=tuple_row)
+        .execute("SELECT bot_level FROM players WHERE id = %s", (player_id,))
+        .fetchone()
+    )
+    return None if row is None else row[0]
+
+
 def names(conn: psycopg.Connection, player_ids: Iterable[UUID]) -> dict[UUID, str]:
     rows = (
         conn.cursor(row_factory=tuple_row)

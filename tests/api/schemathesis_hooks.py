@@ -18,9 +18,10 @@ from collections.abc import Mapping
 import schemathesis
 from schemathesis import AuthContext, Case
 
-from tests.api.string_formats import CURSORS, SECRET_KEYS, WEBHOOK_URLS
+from tests.api.string_formats import CURSORS, RATING_CURSORS, SECRET_KEYS, WEBHOOK_URLS
 
 schemathesis.openapi.format("cursor", CURSORS)
+schemathesis.openapi.format("rating-cursor", RATING_CURSORS)
 schemathesis.openapi.format("secret-key", SECRET_KEYS)
 schemathesis.openapi.format("webhook-url", WEBHOOK_URLS)
 

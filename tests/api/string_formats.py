@@ -4,6 +4,7 @@ server accepts.
 
 - `cursor`: opaque, and only one the server gave is valid (any other is 400). A well-formed
   cursor is one the server could have given: generated the way the server encodes them.
+  `rating-cursor` likewise, for a leaderboard's pages.
 - `webhook-url`: a URL whose host resolves to a public address; the suite's server allows
   loopback too (WEBHOOKS_ALLOW_PRIVATE), and a test never sends a name to be looked up, so
   these are URLs on 127.0.0.1's discard port, where nothing listens: a worker that tries one
@@ -21,13 +22,18 @@ from datetime import UTC, datetime
 
 from hypothesis import strategies as st
 
-from api.cursors import encode_cursor
+from api.cursors import encode_cursor, encode_rating_cursor
 
 CURSORS = st.builds(
     lambda moment, game: encode_cursor((moment, game)),
     st.datetimes(
         min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)
     ),
+    st.uuids(),
+)
+RATING_CURSORS = st.builds(
+    lambda display, player: encode_rating_cursor((display, player)),
+    st.floats(min_value=-1000, max_value=1000, allow_nan=False),
     st.uuids(),
 )
 SECRET_KEYS = st.integers(0, 2**64).map(

@@ -15,7 +15,7 @@ from schemathesis.transport.wsgi import WSGI_TRANSPORT
 # `ignored_auth` check tests it (no token, a wrong one: 401) instead of taking it for a random
 # one and reporting the 201 it earns as "accepts invalid authentication".
 from tests.api import schemathesis_hooks  # noqa: F401 - registers the auth
-from tests.api.string_formats import CURSORS, SECRET_KEYS, WEBHOOK_URLS
+from tests.api.string_formats import CURSORS, RATING_CURSORS, SECRET_KEYS, WEBHOOK_URLS
 
 SEED = 20_240_601
 MAX_EXAMPLES = 100
@@ -99,6 +99,7 @@ def names_resolve_offline(app):
 @pytest.mark.usefixtures("names_resolve_offline")
 def test_the_app_passes_every_schemathesis_check_in_every_phase(app) -> None:
     schemathesis.openapi.format("cursor", CURSORS)
+    schemathesis.openapi.format("rating-cursor", RATING_CURSORS)
     schemathesis.openapi.format("secret-key", SECRET_KEYS)
     schemathesis.openapi.format("webhook-url", WEBHOOK_URLS)
     services = app.extensions["cardroom"]
@@ -112,6 +113,7 @@ def test_the_app_passes_every_schemathesis_check_in_every_phase(app) -> None:
     finally:
         services.settings = settings
         unregister_string_format("cursor")
+        unregister_string_format("rating-cursor")
         unregister_string_format("secret-key")
         unregister_string_format("webhook-url")
     assert not problems, "\n\n".join(problems)

@@ -1,0 +1,203 @@
+"""Ratings on Postgres: the ratings rows, the rated games in the order they were taken, the
+events a rating reads, and the leaderboard's pages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from uuid import UUID
+
+import psycopg
+from psycopg.rows import tuple_row
+
+from domain.rated_games import RATING_EVENTS
+from events.postgres.store import EVENT_COLUMNS, event_from_row
+from events.ratings import NEW, Rating
+from events.records import StoredEvent
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    rank: int  # 1 + the players above: equal displays share a rank
+    player_id: UUID
+    name: str
+    bot_level: str | None
+    mu: float
+    sigma: float
+    display: float
+    games: int
+
+
+def rating_events(conn: psycopg.Connection, game_ids: Sequence[UUID]) -> list[StoredEvent]:
+    """The events a rating reads of these games (domain/rated_games.py), each game's in order."""
+    rows = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ANY(%s) AND type = ANY(%s)"
+            " ORDER BY game_id, version",
+            (list(game_ids), list(RATING_EVENTS)),
+        )
+        .fetchall()
+    )
+    return [event_from_row(row) for row in rows]
+
+
+def is_rated(conn: psycopg.Connection, game_id: UUID) -> bool:
+    row = conn.execute("SELECT 1 FROM rated_games WHERE game_id = %s", (game_id,)).fetchone()
+    return row is not None
+
+
+def lock_ratings(
+    conn: psycopg.Connection, game_type: str, raters: Iterable[str]
+) -> dict[str, Rating]:
+    """The raters' ratings of the type, each row locked until the commit (made, new, if
+    missing). One statement locks them in the order of their ids, so two games sharing raters
+    never wait for each other in a circle."""
+    ordered = sorted({UUID(rater) for rater in raters})
+    values = ", ".join(["(%s, %s, %s, %s, 0, %s, true)"] * len(ordered))
+    params = [p for rater in ordered for p in (rater, game_type, NEW.mu, NEW.sigma, NEW.display)]
+    rows = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "INSERT INTO ratings (player_id, game_type, mu, sigma, games, display, provisional)"
+            f" VALUES {values} ON CONFLICT (player_id, game_type)"
+            " DO UPDATE SET games = ratings.games RETURNING player_id, mu, sigma, games",
+            params,
+        )
+        .fetchall()
+    )
+    return {str(row[0]): Rating(row[1], row[2], row[3]) for row in rows}
+
+
+def record_rated(conn: psycopg.Connection, game_id: UUID, game_type: str) -> bool:
+    """Numbers the game as taken now; False if it was taken already."""
+    cur = conn.execute(
+        "INSERT INTO rated_games (game_id, game_type) VALUES (%s, %s)"
+        " ON CONFLICT (game_id) DO NOTHING",
+        (game_id, game_type),
+    )
+    return cur.rowcount == 1
+
+
+def save(conn: psycopg.Connection, game_type: str, ratings: Mapping[str, Rating]) -> None:
+    """Writes ratings of rows that exist (lock_ratings made them)."""
+    if not ratings:
+        return
+    row = "(%s::uuid, %s::float8, %s::float8, %s::integer, %s::float8, %s::boolean)"
+    values = ", ".join([row] * len(ratings))
+    params = [
+        p
+        for rater, r in ratings.items()
+        for p in (rater, r.mu, r.sigma, r.games, r.display, r.provisional)
+    ]
+    conn.execute(
+        "UPDATE ratings r SET mu = v.mu, sigma = v.sigma, games = v.games,"
+        " display = v.display, provisional = v.provisional, updated_at = now()"
+        f" FROM (VALUES {values}) AS v (player_id, mu, sigma, games, display, provisional)"
+        " WHERE r.player_id = v.player_id AND r.game_type = %s",
+        [*params, game_type],
+    )
+
+
+def ratings_of(conn: psycopg.Connection, player_id: UUID) -> dict[str, Rating]:
+    rows = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "SELECT game_type, mu, sigma, games FROM ratings WHERE player_id = %s"
+            " AND games > 0 ORDER BY game_type",
+            (player_id,),
+        )
+        .fetchall()
+    )
+    return {row[0]: Rating(row[1], row[2], row[3]) for row in rows}
+
+
+# A page: a range of the leaderboard index (two texts: a plan made for the first page, where
+# there is no position to start after, would not serve the others).
+_PAGE = """
+SELECT r.player_id, p.name, p.bot_level, r.mu, r.sigma, r.display, r.games
+FROM ratings r JOIN players p ON p.id = r.player_id
+WHERE r.game_type = %(type)s AND NOT r.provisional {after}
+ORDER BY r.display DESC, r.player_id DESC
+LIMIT %(limit)s
+"""
+_FIRST_PAGE = _PAGE.format(after="")
+_NEXT_PAGE = _PAGE.format(after="AND (r.display, r.player_id) < (%(display)s, %(player)s::uuid)")
+# The players ranked above a page's first: those with a higher display (its rank), and those
+# listed before it (the displays it shares with them).
+_ABOVE = """
+SELECT count(*) FILTER (WHERE display > %(display)s),
+       count(*)
+FROM ratings
+WHERE game_type = %(type)s AND NOT provisional
+  AND (display, player_id) > (%(display)s, %(player)s::uuid)
+"""
+
+
+def leaderboard(
+    conn: psycopg.Connection, game_type: str, after: tuple[float, UUID] | None, limit: int
+) -> list[LeaderRow]:
+    """A page of the type's non-provisional ratings, best display first, after the position
+    `after` (the display and player of the previous page's last row)."""
+    display, player = after if after else (None, None)
+    params = {"type": game_type, "display": display, "player": player, "limit": limit}
+    statement = _NEXT_PAGE if after else _FIRST_PAGE
+    rows = conn.cursor(row_factory=tuple_row).execute(statement, params).fetchall()
+    if not rows:
+        return []
+    first = {"type": game_type, "display": rows[0][5], "player": rows[0][0]}
+    counted = conn.cursor(row_factory=tuple_row).execute(_ABOVE, first).fetchone()
+    higher, before = counted if counted else (0, 0)
+    return list(_ranked(rows, higher + 1, before))
+
+
+def _ranked(rows: list[tuple], first_rank: int, before: int) -> Iterable[LeaderRow]:
+    """Ranks along a page: a row sharing the previous row's display shares its rank; any other
+    is ranked after every row listed before it."""
+    rank = first_rank
+    for index, row in enumerate(rows):
+        if index and row[5] != rows[index - 1][5]:
+            rank = before + index + 1
+        yield LeaderRow(rank, *row)
+
+
+# The rated games that ended, in the order the ratings took them, then those never taken, in
+# the order their games ended in the log.
+_REBUILD_ORDER = """
+SELECT s.game_id
+FROM streams s
+JOIN events created ON created.game_id = s.game_id AND created.version = 1
+LEFT JOIN rated_games g ON g.game_id = s.game_id
+WHERE s.status = 'finished' AND created.data -> 'options' -> 'rated' = 'true'::jsonb
+ORDER BY g.seq NULLS LAST,
+         (SELECT min(e.global_position) FROM events e
+          WHERE e.game_id = s.game_id AND e.type = 'GameEnded')
+"""
+
+
+def rebuild_order(conn: psycopg.Connection) -> list[UUID]:
+    rows = conn.cursor(row_factory=tuple_row).execute(_REBUILD_ORDER).fetchall()
+    return [row[0] for row in rows]
+
+
+def replace_all(conn: psycopg.Connection, rebuilt: Mapping[tuple[str, str], Rating]) -> None:
+    """Every rating row anew: (game type, rater) -> its rating."""
+    conn.execute("DELETE FROM ratings")
+    columns = "player_id, game_type, mu, sigma, games, display, provisional"
+    with conn.cursor().copy(f"COPY ratings ({columns}) FROM STDIN") as copy:
+        for (game_type, rater), r in rebuilt.items():
+            copy.write_row((UUID(rater), game_type, r.mu, r.sigma, r.games, r.display,
+                            r.provisional))  # fmt: skip
+
+
+def record_all_rated(conn: psycopg.Connection, taken: Sequence[tuple[UUID, str]]) -> None:
+    """Numbers the games not numbered yet, after every game that is, in the order given."""
+    if not taken:
+        return
+    conn.execute(
+        "INSERT INTO rated_games (game_id, game_type)"
+        " SELECT t.game_id, t.game_type FROM unnest(%s::uuid[], %s::text[])"
+        " WITH ORDINALITY AS t (game_id, game_type, n) ORDER BY t.n"
+        " ON CONFLICT (game_id) DO NOTHING",
+        ([game_id for game_id, _ in taken], [kind for _, kind in taken]),
+    )
