@@ -19,7 +19,7 @@ from events.committing import Committer
 from events.credentials import new_token
 from events.matchmaking.matcher import Matcher
 from events.matchmaking.queue import Queue
-from events.matchmaking.ratings import Unrated
+from events.matchmaking.ratings import StoredRatings
 from events.players import Players
 from events.postgres.db import make_pool
 from events.postgres.repository import Repository
@@ -77,7 +77,7 @@ def bootstrap(
     queries = Queries(pool, repository, offload)
     webhook_sealer = Sealer(signer.derived_secret(webhook_signing.SEALING_PURPOSE))
     webhooks = Webhooks(pool, webhook_sealer, settings.webhooks_allow_private)
-    skills = Unrated()  # the one place matchmaking's ratings come from
+    skills = StoredRatings()  # the one place matchmaking's ratings come from
     return Cardroom(
         settings,
         pool,

@@ -1,6 +1,7 @@
-"""Where matchmaking reads ratings: one small port (`Ratings`), so that the ratings projection
-plugs in with one change. `Unrated` stands in until ratings are kept: every player a newcomer
-at openskill's default, the bot levels at where each is expected to stand."""
+"""Where matchmaking reads ratings: one small port (`Ratings`), and its implementation on the
+ratings projection (`StoredRatings`, events/ratings.py keeps them). A player with no rated game
+of the type is a newcomer at openskill's default; a bot level whose rating is still
+provisional stands at an anchor, so that the levels are told apart from the first game on."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ from uuid import UUID
 
 import psycopg
 
+from domain.rated_tables import BOT_RATERS
+from events.postgres import queue
+from events.ratings import NEW, PROVISIONAL_GAMES
+
 
 @dataclass(frozen=True, slots=True)
 class Skill:
@@ -18,11 +23,10 @@ class Skill:
     uncertainty: float  # sigma: how unsure that estimate still is
 
 
-NEWCOMER = Skill(25.0, 25.0 / 3)  # openskill's default for a player with no rated game
-# Until the bot levels have rated games of their own: a guess of where each stands, so that
-# the level that fits a table is told apart from the first game on.
-BOT_ANCHORS = {"random": Skill(18.0, 25.0 / 3), "basic": Skill(25.0, 25.0 / 3),
-               "strong": Skill(30.0, 25.0 / 3)}  # fmt: skip
+NEWCOMER = Skill(NEW.mu, NEW.sigma)  # a player with no rated game of the type
+# Where each bot level is expected to stand until its own rating is no longer provisional.
+BOT_ANCHORS = {"random": Skill(18.0, NEW.sigma), "basic": Skill(25.0, NEW.sigma),
+               "strong": Skill(30.0, NEW.sigma)}  # fmt: skip
 
 
 class Ratings(Protocol):
@@ -39,15 +43,26 @@ class Ratings(Protocol):
         ...
 
 
-class Unrated:
-    """No ratings kept: every player a newcomer, the bot levels at their anchors."""
+class StoredRatings:
+    """The ratings projection's rows, read in one statement per call."""
 
     def of_players(
         self, conn: psycopg.Connection, game_type: str, players: Sequence[UUID]
     ) -> dict[UUID, Skill]:
-        return {player: NEWCOMER for player in players}
+        stored = queue.ratings(conn, game_type, players)
+        return {p: Skill(*stored[p][:2]) if p in stored else NEWCOMER for p in players}
 
     def of_bots(
         self, conn: psycopg.Connection, game_type: str, levels: Sequence[str]
     ) -> dict[str, Skill]:
-        return {level: BOT_ANCHORS.get(level, NEWCOMER) for level in levels}
+        raters = {level: UUID(BOT_RATERS[level]) for level in levels if level in BOT_RATERS}
+        stored = queue.ratings(conn, game_type, list(raters.values()))
+        by_level = {level: stored[rater] for level, rater in raters.items() if rater in stored}
+        return {level: _level_skill(level, by_level.get(level)) for level in levels}
+
+
+def _level_skill(level: str, stored: tuple[float, float, int] | None) -> Skill:
+    """A level's stored rating once it has played enough rated games, else its anchor."""
+    if stored is not None and stored[2] >= PROVISIONAL_GAMES:
+        return Skill(stored[0], stored[1])
+    return BOT_ANCHORS.get(level, NEWCOMER)

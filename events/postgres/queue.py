@@ -127,6 +127,22 @@ def record_matches(
     )
 
 
+def ratings(
+    conn: psycopg.Connection, game_type: str, player_ids: Sequence[UUID]
+) -> dict[UUID, tuple[float, float, int]]:
+    """The stored ratings (mu, sigma, games) of these players at the game type, where kept."""
+    rows = (
+        conn.cursor(row_factory=dict_row)
+        .execute(
+            "SELECT player_id, mu, sigma, games FROM ratings"
+            " WHERE game_type = %s AND player_id = ANY(%s)",
+            (game_type, list(player_ids)),
+        )
+        .fetchall()
+    )
+    return {row["player_id"]: (row["mu"], row["sigma"], row["games"]) for row in rows}
+
+
 def _entry(row: dict[str, Any]) -> QueueEntry:
     return QueueEntry(
         id=row["id"],

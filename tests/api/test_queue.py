@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from domain.rated_tables import BOT_RATERS
 from tests.api.play import auth
 from tests.api.test_errors import assert_problem
 from tests.api.test_limits import app_with, assert_rate_limited
@@ -225,3 +226,83 @@ def test_joins_over_a_players_limit_are_refused_and_join_nothing(settings):
         assert_rate_limited(refused)
         assert_problem(client.get("/me/queue", headers=key), 404, "not-found")
         join(client, bo["key"])
+
+
+# Ratings, as the ratings projection keeps them (set here as a game's rating would leave them)
+
+
+def rate(app, player_id: str, game_type: str, mu: float, games: int = 12) -> None:
+    """The player's stored rating at the game type, as rated games would have left it."""
+    with app.extensions["cardroom"].pool.connection() as conn:
+        conn.execute(
+            "INSERT INTO ratings (player_id, game_type, mu, sigma, games, display, provisional)"
+            " VALUES (%s, %s, %s, 2.0, %s, %s, %s) ON CONFLICT (player_id, game_type)"
+            " DO UPDATE SET mu = excluded.mu, sigma = 2.0, games = excluded.games,"
+            " display = excluded.display, provisional = excluded.provisional",
+            (player_id, game_type, mu, games, mu - 6.0, games < 10),
+        )
+
+
+def forget_bot_ratings(app, game_type: str) -> None:
+    with app.extensions["cardroom"].pool.connection() as conn:
+        conn.execute(
+            "DELETE FROM ratings WHERE game_type = %s AND player_id = ANY(%s)",
+            (game_type, list(BOT_RATERS.values())),
+        )
+
+
+def test_a_waiting_player_sees_its_stored_rating_and_the_window_around_it(client, app):
+    ada = new_player(client, "Ada")
+    rate(app, ada["id"], "saint_poker", 31.5)
+    joined = join(client, ada["key"], type="saint_poker")
+    assert joined["rating"] == {"rating": 31.5, "uncertainty": 2.0}
+    assert joined["window"]["low"] < 31.5 < joined["window"]["high"]
+
+
+def test_players_far_apart_in_rating_are_not_seated_together_at_once(client, app):
+    # Given two strong players and a weak one, all just joined for a table of three
+    players = [new_player(client, name) for name in ("Ada", "Bo", "Cy")]
+    for player, mu in zip(players, (40.0, 40.5, 12.0), strict=True):
+        rate(app, player["id"], "trick_and_snipers", mu)
+        join(client, player["key"], type="trick_and_snipers", players=[3])
+    # When a matcher passes
+    a_matcher_pass(app)
+    # Then no table is made: the weak player is far outside their windows yet
+    assert {standing(client, p["key"])["status"] for p in players} == {"waiting"}
+    # But a third strong player makes a table of the three strong ones
+    dan = new_player(client, "Dan")
+    rate(app, dan["id"], "trick_and_snipers", 39.0)
+    join(client, dan["key"], type="trick_and_snipers", players=[3])
+    a_matcher_pass(app)
+    seated = {
+        p["name"] for p in (*players, dan) if standing(client, p["key"])["status"] == "matched"
+    }
+    assert seated == {"Ada", "Bo", "Dan"}
+
+
+@pytest.mark.parametrize(("mu", "level"), [(35.0, "strong"), (15.0, "random")])
+def test_bots_that_fill_a_table_are_of_the_level_nearest_the_players_rating(client, app, mu, level):
+    # Given the bot levels without enough rated games yet (they stand at their anchors)
+    forget_bot_ratings(app, "ouroboros_trick")
+    ada = new_player(client, "Ada")
+    rate(app, ada["id"], "ouroboros_trick", mu)
+    # When the player, alone, has waited as long as it asked
+    join(client, ada["key"], type="ouroboros_trick", players=[3], bots_after_seconds=0)
+    a_matcher_pass(app)
+    # Then its bots are of the level nearest its rating
+    match = standing(client, ada["key"])["match"]
+    game = client.get(f"/games/{match['game_id']}").get_json()
+    assert {s["level"] for s in game["seats"] if s["kind"] == "bot"} == {level}
+
+
+def test_bot_levels_with_settled_ratings_are_placed_by_them(client, app):
+    # Given bot levels whose ratings are settled, the basic level rated highest
+    for bot_level, mu in (("random", 20.0), ("basic", 41.0), ("strong", 33.0)):
+        rate(app, BOT_RATERS[bot_level], "st_patrick", mu)
+    ada = new_player(client, "Ada")
+    rate(app, ada["id"], "st_patrick", 40.0)
+    join(client, ada["key"], players=[3], bots_after_seconds=0)
+    a_matcher_pass(app)
+    match = standing(client, ada["key"])["match"]
+    game = client.get(f"/games/{match['game_id']}").get_json()
+    assert {s["level"] for s in game["seats"] if s["kind"] == "bot"} == {"basic"}
