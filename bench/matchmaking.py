@@ -12,6 +12,11 @@ of a pool are seated too). Then it reads every player's `GET /me/queue` until al
 the database's clock. For each table it prints the spread of its humans' ratings, as the
 matcher saw them (the `rating` each join answered).
 
+So that the matcher has strengths to tell apart, the players get ratings first, drawn from a
+normal law (mean 25, --spread): written straight into the ratings projection's rows, as if
+they had played (--spread 0: every player a newcomer). That needs the database: the one the
+bench started, or --database-url.
+
 Goal: 2,000 players joining within 10 s, every one seated, time to a match p95 < 5 s.
 """
 
@@ -46,6 +51,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=16, help="clients joining at once")
     p.add_argument("--bots-after", type=int, default=4, help="each join's bots_after_seconds")
     p.add_argument("--patience", type=float, default=60.0, help="seconds to wait for seats")
+    p.add_argument("--spread", type=float, default=5.0, help="the ratings' standard deviation")
+    p.add_argument("--database-url", help="the service's Postgres, to give players ratings")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", help="write the figures to this file too")
     return p.parse_args(argv)
@@ -79,6 +86,22 @@ def make_players(url: str, count: int, threads: int) -> list[dict]:
     with Progress(lambda t: f"making players: {len(made)}/{count}"):
         _all(threading.Thread(target=make, args=(share,)) for share in shares)
     return made
+
+
+def give_ratings(database_url: str, players: list[dict], spread: float, seed: int) -> None:
+    """Each player a rating at every game type, drawn from N(25, spread), as rows of the
+    ratings projection (12 games each: settled, like a regular's)."""
+    import psycopg
+
+    rng = random.Random(seed)
+    with psycopg.connect(database_url) as conn, conn.cursor() as cur:
+        columns = "player_id, game_type, mu, sigma, games, display, provisional"
+        with cur.copy(f"COPY ratings ({columns}) FROM STDIN") as copy:
+            for player in players:
+                for game_type in SIZES:
+                    mu, sigma = rng.gauss(25.0, spread), 2.0
+                    copy.write_row((player["id"], game_type, mu, sigma, 12, mu - 3 * sigma, False))
+    print(f"gave {len(players)} players ratings (spread {spread})", file=sys.stderr)
 
 
 def join_all(url: str, players: list[dict], args: argparse.Namespace) -> tuple[list[dict], float]:
@@ -207,8 +230,12 @@ def _all(threads) -> None:
         thread.join()
 
 
-def run(args: argparse.Namespace, url: str) -> dict:
+def run(args: argparse.Namespace, url: str, database_url: str | None) -> dict:
     players = make_players(url, args.players, args.threads)
+    if args.spread > 0 and database_url:
+        give_ratings(database_url, players, args.spread, args.seed)
+    elif args.spread > 0:
+        print("no --database-url: every player is a newcomer", file=sys.stderr)
     asks, span = join_all(url, players, args)
     wait_for_seats(url, asks, args.patience, args.threads)
     print_spreads(asks)
@@ -221,9 +248,9 @@ def main(argv: list[str] | None = None) -> int:
         from bench.service import started_service
 
         with started_service() as service:
-            found = run(args, service.url)
+            found = run(args, service.url, service.database_url)
     else:
-        found = run(args, args.url)
+        found = run(args, args.url, args.database_url)
     for name, value in found.items():
         shown = f"{value:.2f}" if isinstance(value, float) else json.dumps(value, default=str)
         print(f"{name:30} {shown}")
