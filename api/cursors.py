@@ -1,5 +1,5 @@
-"""Opaque list cursors, base64-encoded: the (created_at, id) of the last game of a page, or the
-(display, player id) of a leaderboard page's last player."""
+"""Opaque list cursors, base64-encoded: the (created_at, id) of the last game of a page, or
+where a leaderboard page ended (its last player's display, id, rank and position)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from datetime import datetime
 from uuid import UUID
 
 from api.problems import Problem
+from events.postgres.ratings import LeaderPosition
 
 
 def encode_cursor(position: tuple[datetime, UUID]) -> str:
@@ -27,18 +28,20 @@ def decode_cursor(cursor: str) -> tuple[datetime, UUID]:
         raise _not_ours() from None
 
 
-def encode_rating_cursor(position: tuple[float, UUID]) -> str:
-    display, player_id = position
-    return base64.urlsafe_b64encode(f"{display!r}|{player_id}".encode()).decode()
+def encode_rating_cursor(position: LeaderPosition) -> str:
+    text = f"{position.display!r}|{position.player_id}|{position.rank}|{position.position}"
+    return base64.urlsafe_b64encode(text.encode()).decode()
 
 
-def decode_rating_cursor(cursor: str) -> tuple[float, UUID]:
+def decode_rating_cursor(cursor: str) -> LeaderPosition:
     try:
-        display, player_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
-        value = float(display)
-        if not math.isfinite(value):
-            raise ValueError("not a rating")
-        return value, UUID(player_id)
+        display, player_id, rank, position = (
+            base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
+        )
+        decoded = LeaderPosition(float(display), UUID(player_id), int(rank), int(position))
+        if not math.isfinite(decoded.display) or not 1 <= decoded.rank <= decoded.position:
+            raise ValueError("not a leaderboard position")
+        return decoded
     except (ValueError, UnicodeError):
         raise _not_ours() from None
 

@@ -55,7 +55,9 @@ class Committer:
         urgent = any(seat.kind == tables.HUMAN for seat in table.seats)
         uow.add_work(game_id, version, outbox.work_due(policy.due(table)), urgent)
         if is_rated(table.options) and any(isinstance(e, GameEnded) for e in events):
-            uow.add_work(game_id, version, [outbox.RateGame()], urgent)
+            # Urgent: players wait for their new ratings, and it is a few milliseconds of
+            # work once per game, which would otherwise queue behind every bot turn due.
+            uow.add_work(game_id, version, [outbox.RateGame()], urgent=True)
         _keep_players(uow, game_id, version, before, table, events, notices)
         return Committed(game_id, head.version, version, table, stored, events)
 

@@ -14,7 +14,7 @@ from uuid import UUID
 from events.errors import ApplicationError
 from events.postgres import players, ratings, store
 from events.postgres.players import InboxRow, NoticeRow, PlayerRow
-from events.postgres.ratings import LeaderRow
+from events.postgres.ratings import LeaderPosition, LeaderRow
 from events.ratings import Rating
 
 KEY_PREFIX = "pk_"  # a player's key says what it is; a seat token never starts so on purpose
@@ -77,7 +77,7 @@ class Players:
             return found is not None and players.bot_level(conn, player_id) is None
 
     def leaderboard(
-        self, game_type: str, after: tuple[float, UUID] | None, limit: int
+        self, game_type: str, after: LeaderPosition | None, limit: int
     ) -> list[LeaderRow]:
         """A page of the type's non-provisional ratings, best displayed rating first."""
         with self._pool.connection() as conn:

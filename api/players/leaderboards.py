@@ -31,8 +31,7 @@ def leaderboard(game_type: str):
     rows = services().players.leaderboard(game_type, after, limit + 1)
     page = rows[:limit]
     more = len(rows) > limit
-    last = page[-1] if page else None
-    cursor = encode_rating_cursor((last.display, last.player_id)) if more and last else None
+    cursor = encode_rating_cursor(page[-1].end) if more else None
     return jsonify({"type": game_type, "items": [_item(row) for row in page],
                     "next_cursor": cursor})  # fmt: skip
 

@@ -17,8 +17,19 @@ from events.records import StoredEvent
 
 
 @dataclass(frozen=True, slots=True)
+class LeaderPosition:
+    """Where a leaderboard page ended: its last row's display, player, rank and position."""
+
+    display: float
+    player_id: UUID
+    rank: int
+    position: int  # 1 for the first row of the board
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderRow:
     rank: int  # 1 + the players above: equal displays share a rank
+    position: int  # 1 + the rows listed before it
     player_id: UUID
     name: str
     bot_level: str | None
@@ -26,6 +37,11 @@ class LeaderRow:
     sigma: float
     display: float
     games: int
+
+    @property
+    def end(self) -> LeaderPosition:
+        """The position a page ending with this row ended at."""
+        return LeaderPosition(self.display, self.player_id, self.rank, self.position)
 
 
 def rating_events(conn: psycopg.Connection, game_ids: Sequence[UUID]) -> list[StoredEvent]:
@@ -123,42 +139,31 @@ LIMIT %(limit)s
 """
 _FIRST_PAGE = _PAGE.format(after="")
 _NEXT_PAGE = _PAGE.format(after="AND (r.display, r.player_id) < (%(display)s, %(player)s::uuid)")
-# The players ranked above a page's first: those with a higher display (its rank), and those
-# listed before it (the displays it shares with them).
-_ABOVE = """
-SELECT count(*) FILTER (WHERE display > %(display)s),
-       count(*)
-FROM ratings
-WHERE game_type = %(type)s AND NOT provisional
-  AND (display, player_id) > (%(display)s, %(player)s::uuid)
-"""
 
 
 def leaderboard(
-    conn: psycopg.Connection, game_type: str, after: tuple[float, UUID] | None, limit: int
+    conn: psycopg.Connection, game_type: str, after: LeaderPosition | None, limit: int
 ) -> list[LeaderRow]:
-    """A page of the type's non-provisional ratings, best display first, after the position
-    `after` (the display and player of the previous page's last row)."""
-    display, player = after if after else (None, None)
-    params = {"type": game_type, "display": display, "player": player, "limit": limit}
+    """A page of the type's non-provisional ratings, best display first, after `after` (the
+    previous page's last row)."""
+    params = {"type": game_type, "limit": limit}
+    if after:
+        params |= {"display": after.display, "player": after.player_id}
     statement = _NEXT_PAGE if after else _FIRST_PAGE
     rows = conn.cursor(row_factory=tuple_row).execute(statement, params).fetchall()
-    if not rows:
-        return []
-    first = {"type": game_type, "display": rows[0][5], "player": rows[0][0]}
-    counted = conn.cursor(row_factory=tuple_row).execute(_ABOVE, first).fetchone()
-    higher, before = counted if counted else (0, 0)
-    return list(_ranked(rows, higher + 1, before))
+    return list(_ranked(rows, after or LeaderPosition(float("inf"), UUID(int=0), 0, 0)))
 
 
-def _ranked(rows: list[tuple], first_rank: int, before: int) -> Iterable[LeaderRow]:
-    """Ranks along a page: a row sharing the previous row's display shares its rank; any other
-    is ranked after every row listed before it."""
-    rank = first_rank
-    for index, row in enumerate(rows):
-        if index and row[5] != rows[index - 1][5]:
-            rank = before + index + 1
-        yield LeaderRow(rank, *row)
+def _ranked(rows: list[tuple], previous: LeaderPosition) -> Iterable[LeaderRow]:
+    """Ranks go on from the previous row's: a row sharing its display shares its rank; any
+    other is ranked by its position. Counting the players above a deep page would cost a scan
+    of all of them; the position travels in the cursor instead."""
+    rank, position, display = previous.rank, previous.position, previous.display
+    for row in rows:
+        position += 1
+        if row[5] != display:
+            rank, display = position, row[5]
+        yield LeaderRow(rank, position, *row)
 
 
 # The rated games that ended, in the order the ratings took them, then those never taken, in

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from hypothesis import strategies as st
 
 from api.cursors import encode_cursor, encode_rating_cursor
+from events.postgres.ratings import LeaderPosition
 
 CURSORS = st.builds(
     lambda moment, game: encode_cursor((moment, game)),
@@ -32,9 +33,13 @@ CURSORS = st.builds(
     st.uuids(),
 )
 RATING_CURSORS = st.builds(
-    lambda display, player: encode_rating_cursor((display, player)),
+    lambda display, player, rank, after: encode_rating_cursor(
+        LeaderPosition(display, player, rank, rank + after)
+    ),
     st.floats(min_value=-1000, max_value=1000, allow_nan=False),
     st.uuids(),
+    st.integers(1, 10**6),
+    st.integers(0, 10**6),
 )
 SECRET_KEYS = st.integers(0, 2**64).map(
     lambda n: str(uuid.UUID(bytes=hashlib.sha256(n.to_bytes(9, "big")).digest()[:16], version=4))

@@ -43,7 +43,9 @@ def test_a_player_who_leaves_a_rated_game_sees_a_provisional_rating_fall(client,
     rating = profile["ratings"]["trick_and_snipers"]
     assert rating["games"] == 1 and rating["provisional"] is True
     assert rating["rating"] < 25 and rating["uncertainty"] < 25 / 3
-    assert rating["display"] == pytest.approx(rating["rating"] - 3 * rating["uncertainty"], abs=0.01)
+    assert rating["display"] == pytest.approx(
+        rating["rating"] - 3 * rating["uncertainty"], abs=0.01
+    )
     # And the random bot level, a rated player too, gained from it
     random_bot = client.get(f"/players/{BOT_RATERS['random']}").get_json()
     assert random_bot["bot"] == "random" and random_bot["name"] == "Random bot"
