@@ -56,11 +56,11 @@ def play(url: str, games: int, concurrent: int, rng: random.Random) -> None:
             playing.append(rated_table(session, url, queue.pop(), rng))
         time.sleep(0.5)
         still = [game_id for game_id in playing if not finished(session, url, game_id)]
-        done += len(playing) - len(still)
+        if len(still) < len(playing):
+            done += len(playing) - len(still)
+            print(f"{done}/{total} rated games played ({time.monotonic() - started:.0f} s)",
+                  file=sys.stderr, flush=True)  # fmt: skip
         playing = still
-        print(f"\r{done}/{total} rated games played ({time.monotonic() - started:.0f} s)",
-              end="", file=sys.stderr, flush=True)  # fmt: skip
-    print(file=sys.stderr)
 
 
 def ratings_of_levels(url: str, games: int) -> dict[str, dict[str, dict]]:
