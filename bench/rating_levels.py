@@ -44,10 +44,10 @@ def finished(session: requests.Session, url: str, game_id: str) -> bool:
     return session.get(f"{url}/games/{game_id}", timeout=30).json()["status"] == "finished"
 
 
-def play(url: str, games: int, concurrent: int, rng: random.Random) -> None:
+def play(url: str, kinds: list[str], games: int, concurrent: int, rng: random.Random) -> None:
     """`games` rated tables of each type, `concurrent` of them playing at a time."""
     session = requests.Session()
-    queue = [game_type for game_type in GAME_TYPES for _ in range(games)]
+    queue = [game_type for game_type in kinds for _ in range(games)]
     rng.shuffle(queue)
     playing: list[str] = []
     done, total, started = 0, len(queue), time.monotonic()
@@ -56,14 +56,14 @@ def play(url: str, games: int, concurrent: int, rng: random.Random) -> None:
             playing.append(rated_table(session, url, queue.pop(), rng))
         time.sleep(0.5)
         still = [game_id for game_id in playing if not finished(session, url, game_id)]
-        done += len(playing) - len(still)
+        if len(still) < len(playing):
+            done += len(playing) - len(still)
+            print(f"{done}/{total} rated games played ({time.monotonic() - started:.0f} s)",
+                  file=sys.stderr, flush=True)  # fmt: skip
         playing = still
-        print(f"\r{done}/{total} rated games played ({time.monotonic() - started:.0f} s)",
-              end="", file=sys.stderr, flush=True)  # fmt: skip
-    print(file=sys.stderr)
 
 
-def ratings_of_levels(url: str, games: int) -> dict[str, dict[str, dict]]:
+def ratings_of_levels(url: str, kinds: list[str], games: int) -> dict[str, dict[str, dict]]:
     """level -> game type -> its rating, once the ratings have taken every game."""
     deadline = time.monotonic() + 60
     while True:
@@ -72,17 +72,17 @@ def ratings_of_levels(url: str, games: int) -> dict[str, dict[str, dict]]:
             for level in ORDER
         }
         taken = all(found[level].get(kind, {}).get("games", 0) >= games
-                    for level in ORDER for kind in GAME_TYPES)  # fmt: skip
+                    for level in ORDER for kind in kinds)  # fmt: skip
         if taken or time.monotonic() > deadline:
             return found
         time.sleep(0.5)
 
 
-def report(found: dict[str, dict[str, dict]]) -> bool:
+def report(found: dict[str, dict[str, dict]], kinds: list[str]) -> bool:
     print(f"{'game':18} " + " ".join(f"{level + ' (display, mu, sigma)':>30}" for level in ORDER)
           + "  ordered")  # fmt: skip
     every = True
-    for kind in GAME_TYPES:
+    for kind in kinds:
         shown = [found[level].get(kind) for level in ORDER]
         if any(r is None for r in shown):
             print(f"{kind:18} (not rated)")
@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--concurrent", type=int, default=6)
     p.add_argument("--bot-ms", type=int, default=100, help="the strong bot's time per move")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--types", nargs="+", choices=GAME_TYPES, default=list(GAME_TYPES))
     args = p.parse_args(argv)
     if not args.start:
         print("--start is needed: the bot levels' ratings must start from nothing")
@@ -113,8 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     from bench.service import started_service
 
     with started_service({"BOT_BUDGET_MS": str(args.bot_ms)}) as service:
-        play(service.url, args.games, args.concurrent, random.Random(args.seed))
-        return 0 if report(ratings_of_levels(service.url, args.games)) else 1
+        play(service.url, args.types, args.games, args.concurrent, random.Random(args.seed))
+        found = ratings_of_levels(service.url, args.types, args.games)
+        return 0 if report(found, args.types) else 1
 
 
 if __name__ == "__main__":

@@ -138,3 +138,9 @@ def test_a_leaderboard_cursor_is_one_the_server_gave(client, cursor):
 
 def test_an_unknown_player_id_has_no_ratings_to_show(client):
     assert_problem(client.get(f"/players/{uuid.uuid4()}"), 404, "not-found")
+
+
+def test_every_rated_bot_level_is_a_player_with_its_fixed_id(client):
+    for level, player_id in BOT_RATERS.items():
+        profile = client.get(f"/players/{player_id}").get_json()
+        assert profile["id"] == player_id and profile["bot"] == level
