@@ -6,12 +6,14 @@ the player's notices bring live."""
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
 
 from tests.browser.pages import Browsing
 from tests.browser.table_page import TablePage, create_table
+from tests.browser.test_live_updates import streams_lasting
 
 pytestmark = pytest.mark.browser
 WAIT_MS = 15_000
@@ -204,7 +206,7 @@ def test_my_tables_shows_a_new_table_and_a_your_turn_badge_when_the_notice_arriv
     item = f'#mine li[data-game="{game_id}"]'
     page.wait_for_selector(f'{item}[data-my-turn="false"]')
     assert not page.locator(f"{item} .turn-badge").count()
-    _wait_for_the_notice_stream(browsing)
+    _wait_for_notice_streams(browsing, 1)
     reads = _inbox_reads(browsing)
     # When someone takes the open seat through the API: the deal asks everyone to pass at once
     joined = requests.post(
@@ -231,8 +233,7 @@ def test_my_tables_pages_and_filters(open_page, live_server):
     TablePage(browsing).wait_for_table(playing, seat=0)
     browsing.goto("#/tables")
     page = browsing.page
-    page.wait_for_selector(f'#mine li[data-game="{playing}"]')
-    assert _listed(browsing) == {playing, *waiting}
+    _wait_until_listed(browsing, {playing, *waiting})
     # When only the waiting ones are asked for, then only the tables where it is her turn
     page.select_option("#mine-status", "waiting")
     _wait_until_listed(browsing, set(waiting))
@@ -280,17 +281,53 @@ def _wait_until_listed(browsing: Browsing, expected: set[str]) -> None:
         if _listed(browsing) == expected:
             return
         browsing.page.wait_for_timeout(100)
-    assert _listed(browsing) == expected
-
-
-def _wait_for_the_notice_stream(browsing: Browsing) -> None:
-    """Until the page's notice stream has opened (200)."""
-    for _ in range(WAIT_MS // 100):
-        if any("/me/stream?" in r.url and r.status == 200 for r in browsing.record.responses):
-            return
-        browsing.page.wait_for_timeout(100)  # the page's events are recorded meanwhile
-    raise AssertionError("the notice stream never opened")
+    reads = [(r.url, r.status, r.body) for r in browsing.record.responses if "/me/" in r.url]
+    shown = browsing.page.inner_html("main")
+    assert _listed(browsing) == expected, f"{browsing.page.url}\n{shown}\n{reads[-6:]}"
 
 
 def _inbox_reads(browsing: Browsing) -> int:
     return sum("/me/games?" in r.url for r in browsing.record.responses)
+
+
+def test_a_dropped_notice_stream_reopens_with_a_new_ticket_after_the_last_notice(
+    open_page, live_server
+):
+    # Given Ada's tables page while every stream the server opens ends after a second
+    browsing = open_page("desktop")
+    game_id = create_table(browsing, "trick_and_snipers", 3, ["open", "bot:basic"], "Ada")
+    invite = browsing.seat_entry(game_id)["invites"][0]
+    with streams_lasting(live_server, 1.0):
+        browsing.goto("#/tables")
+        item = f'#mine li[data-game="{game_id}"]'
+        browsing.page.wait_for_selector(f'{item}[data-my-turn="false"]')
+        _wait_for_notice_streams(browsing, 2)  # it dropped, and came back
+        # When the table is dealt between two drops
+        joined = requests.post(
+            f"{live_server.url}/games/{game_id}/seats/{invite['seat']}/join",
+            json={"name": "Bob", "invite": invite["invite"]},
+            timeout=10,
+        )
+        assert joined.status_code == 201
+        browsing.page.wait_for_selector(f'{item}[data-my-turn="true"]', timeout=WAIT_MS)
+        opened = len(_notice_streams(browsing))
+        _wait_for_notice_streams(browsing, opened + 1)
+    # Then each connection had a ticket of its own, and the ones after the notices resumed
+    # after the last of them (game started, your turn: numbers 1 and 2)
+    urls = _notice_streams(browsing)
+    tickets = [parse_qs(urlsplit(url).query)["ticket"][0] for url in urls]
+    assert len(set(tickets)) == len(tickets)
+    assert parse_qs(urlsplit(urls[-1]).query)["after"] == ["2"]
+    assert browsing.player()["key"] not in " ".join(urls)
+
+
+def _notice_streams(browsing: Browsing) -> list[str]:
+    return [r.url for r in browsing.record.responses if "/me/stream?" in r.url and r.status == 200]
+
+
+def _wait_for_notice_streams(browsing: Browsing, count: int) -> None:
+    for _ in range(WAIT_MS // 100):
+        if len(_notice_streams(browsing)) >= count:
+            return
+        browsing.page.wait_for_timeout(100)
+    raise AssertionError(f"fewer than {count} notice streams opened")

@@ -45,15 +45,12 @@ export class MyTables {
     if (this.stream) this.stream.close();
   }
 
+  // From the start, for this browser's player now (a new key, or another player imported).
   restart() {
     if (this.stream) this.stream.close();
-    this.run += 1;
     const me = player();
+    this.reload(me);
     if (!me) return;
-    this.items = [];
-    this.cursor = null;
-    this.etag = null;
-    this.load(me);
     this.stream = new NoticeStream(me, {
       onNotice: (notice) => this.notice(notice),
       onKeyRefused: () => this.refused(),
@@ -63,7 +60,17 @@ export class MyTables {
 
   setFilters(filters) {
     this.filters = filters;
-    this.restart();
+    this.reload(player());
+  }
+
+  // The first page again; answers to earlier reads are dropped.
+  reload(me) {
+    this.run += 1;
+    this.items = [];
+    this.cursor = null;
+    this.etag = null;
+    if (!me) return this.render(); // none yet
+    this.load(me);
   }
 
   async load(me) {
