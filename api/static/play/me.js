@@ -90,7 +90,9 @@ function exportSection(me) {
 
 function importSection(root, me) {
   const input = h("input", { id: "key-in", autocomplete: "off", spellcheck: "false", class: "key" });
-  const file = h("input", { id: "key-file", type: "file", accept: ".txt,text/plain" });
+  // The browser words a file input itself ("Choose File", in its own language): a label in the
+  // page's language stands in for it, the input itself hidden but still focusable.
+  const file = h("input", { id: "key-file", type: "file", accept: ".txt,text/plain", class: "visually-hidden" });
   const problem = h("p", { id: "import-problem", role: "alert", hidden: true });
   const say = (text) => {
     problem.hidden = !text;
@@ -101,7 +103,7 @@ function importSection(root, me) {
   });
   const form = h("form", { id: "import" },
     h("div", { class: "row" }, h("label", { for: "key-in" }, `${t("me.key")} `), input),
-    h("div", { class: "row" }, h("label", { for: "key-file" }, `${t("me.key_file")} `), file),
+    h("div", { class: "row" }, file, h("label", { for: "key-file", class: "file-button" }, t("me.key_file"))),
     problem,
     h("button", { type: "submit", id: "import-key" }, t("me.import_button")));
   form.onsubmit = async (e) => {

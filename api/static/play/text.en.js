@@ -314,7 +314,7 @@ export default {
   "me.import_how": "Paste a key exported from another device, or load its file: this browser then plays as that player.",
   "me.import_replaces": (name) => `This browser then forgets ${name} (export that key first to keep ${name}).`,
   "me.key": "Key",
-  "me.key_file": "or its file",
+  "me.key_file": "or load its file…",
   "me.import_button": "Use this key",
   "me.import.empty": "Paste a key (or load its file) first.",
   "me.import.same": "That is the key this browser already uses.",

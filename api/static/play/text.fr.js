@@ -336,7 +336,7 @@ export default {
   "me.import_how": "Collez une clé exportée d'un autre appareil, ou chargez son fichier : ce navigateur joue alors sous ce joueur.",
   "me.import_replaces": (name) => `Ce navigateur oublie alors ${name} (exportez d'abord cette clé pour garder ${name}).`,
   "me.key": "Clé",
-  "me.key_file": "ou son fichier",
+  "me.key_file": "ou chargez son fichier…",
   "me.import_button": "Utiliser cette clé",
   "me.import.empty": "Collez d'abord une clé (ou chargez son fichier).",
   "me.import.same": "C'est déjà la clé qu'utilise ce navigateur.",
