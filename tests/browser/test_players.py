@@ -331,3 +331,24 @@ def _wait_for_notice_streams(browsing: Browsing, count: int) -> None:
             return
         browsing.page.wait_for_timeout(100)
     raise AssertionError(f"fewer than {count} notice streams opened")
+
+
+def test_when_no_player_can_be_made_just_now_the_table_is_still_created_for_this_browser(
+    open_page, live_server
+):
+    # Given a network that made too many players this hour
+    browsing = open_page("desktop")
+    refused = f"{live_server.url}/players"
+    browsing.serve_refusals_at(refused)
+    problem = {"title": "Too Many Requests", "status": 429, "code": "rate-limited"}
+    headers = {"Retry-After": "600", "Content-Type": "application/problem+json"}
+    browsing.page.route(
+        refused, lambda route: route.fulfill(status=429, json=problem, headers=headers)
+    )
+    # When the visitor creates a table
+    game_id = create_table(browsing, "trick_and_snipers", 3, ["bot:basic", "bot:basic"], "Cy")
+    # Then it plays there with a seat token of its own, as before players
+    assert browsing.player() is None
+    entry = browsing.seat_entry(game_id)
+    assert entry["token"] and entry["name"] == "Cy"
+    TablePage(browsing).wait_for_table(game_id, seat=0)
