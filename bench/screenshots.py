@@ -1,6 +1,7 @@
 """Screenshots of the web client (`/play`) for docs/screenshots, in English and in French: the
-lobby, each game mid-play at phone (360x740) and desktop (1280x800) size, its result screen at
-both sizes, the replay viewer with its verified badge, a guide and the glossary.
+lobby of a first visit, each game mid-play at phone (360x740) and desktop (1280x800) size, its
+result screen at both sizes, the replay viewer with its verified badge, a guide, the glossary,
+the player's tables and the player's own page (its key not shown).
 
     .venv/bin/python bench/screenshots.py            # starts its own service, as `make run` does
     .venv/bin/python bench/screenshots.py --url http://127.0.0.1:8000 --languages fr
@@ -107,7 +108,8 @@ def play_game(page: Page, url: str, game_type: str, lang: str) -> str:
     page.wait_for_selector("#create-table")
     page.select_option("#type", game_type)
     page.select_option("#players", str(PLAYERS[game_type]))
-    page.fill("#name", "Ann")
+    if page.query_selector("#welcome #name"):  # the first table makes the player
+        page.fill("#welcome #name", "Ann")
     page.click("#create-table")
     page.wait_for_selector("#table[data-status=active]")
     game_id = page.url.split("#/games/", 1)[1]
@@ -151,6 +153,12 @@ def pictures(browser: Browser, url: str, games: list[str], lang: str) -> None:
         page.goto(f"{url}/play#/replay/{finished}/12")
         page.wait_for_selector("#verified[data-verified]", timeout=30_000)
         both_sizes(page, "replay", lang)
+        page.goto(f"{url}/play#/tables")
+        page.wait_for_selector("#mine li[data-game]")
+        both_sizes(page, "tables", lang)
+        page.goto(f"{url}/play#/me")
+        page.wait_for_selector("#me-name")
+        both_sizes(page, "me", lang)
     context.close()
 
 

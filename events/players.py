@@ -95,13 +95,15 @@ class Players:
             return players.inbox(conn, player_id, status, mine, before, limit)
 
     def notices_for_key(
-        self, player_id: UUID, key: str, after: int, limit: int
+        self, player_id: UUID, credential: str, after: int, limit: int
     ) -> tuple[bool, list[NoticeRow]]:
-        """Whether `key` is still the player's, and if so its notices after number `after`."""
+        """Whether the key hashing to `credential` is still the player's, and if so its notices
+        after number `after`."""
         with self._pool.connection() as conn:
-            return players.notices_for_key(conn, player_id, key, after, limit)
+            return players.notices_for_key(conn, player_id, credential, after, limit)
 
-    def key_is(self, player_id: UUID, key: str) -> bool:
-        """Whether `key` is still the player's (a stream it opened ends once it is not)."""
-        found = self.by_key(key)
-        return found is not None and found.id == player_id
+    def holds_key(self, player_id: UUID, credential: str) -> bool:
+        """Whether the key hashing to `credential` is still the player's (a stream ticket
+        minted with a key since replaced is void)."""
+        with self._pool.connection() as conn:
+            return players.holds_key(conn, player_id, credential)

@@ -1,6 +1,6 @@
 """POST /players (a player and its key, shown once), GET /players/{id} (a public profile, with
-its ratings) and POST /players/me/key (a new key: the old one, and what it opened, end at
-once)."""
+its ratings), GET /players/me (whose key this is: a client that was handed a key learns its
+player) and POST /players/me/key (a new key: the old one, and what it opened, end at once)."""
 
 from __future__ import annotations
 
@@ -32,10 +32,21 @@ def create_player():
     return created(shown, {"Location": f"/players/{player.id}", "Cache-Control": "no-store"})
 
 
+@bp.get("/players/me")
+@limited("reads")
+def show_me():
+    """The profile of the key's player (401 for a key that is no player's, or no longer is)."""
+    return _profile(current_player().id)
+
+
 @bp.get("/players/<player_id>")
 @limited("reads")
 def show_player(player_id: str):
-    profile = services().players.profile(_player_uuid(player_id))
+    return _profile(_player_uuid(player_id))
+
+
+def _profile(player_id: UUID):
+    profile = services().players.profile(player_id)
     player = profile.player
     shown = {
         "id": str(player.id),

@@ -3,7 +3,9 @@
 Each notice is `id: <number>`, `event: <kind>`, `data: {"id", "kind", "game_id", "version",
 "seat", "at"}`: never a card. A client resumes with `Last-Event-ID` (or `?after=`), as with a
 game's stream, and gets every notice after that number once, in order. The stream belongs to
-the key that opened it: once the key is rotated it ends, before anything more is sent.
+the key that opened it (with the key itself, or a ticket the key minted: POST
+/me/stream-ticket, for a browser's EventSource): once the key is rotated it ends, before
+anything more is sent.
 
 Served by the API worker's greenlet: a player's notices are few, and each wake-up is one
 statement (is the key still the player's, and what came after the last number sent).
@@ -17,11 +19,11 @@ import time
 from collections.abc import Iterator
 from uuid import UUID
 
-from flask import Response, current_app, request
+from flask import Response, current_app, jsonify, request
 
-from api.auth import MAX_TOKEN_LENGTH, bearer_token
+from api.auth import MAX_TOKEN_LENGTH, bearer_token, current_player
 from api.games.live import RETRY_MS, sse_comment
-from api.games.stream import RETRY_SECONDS, client_slots
+from api.games.stream import RETRY_SECONDS, client_slots, tickets
 from api.limits import client_address, limited
 from api.players import bp
 from api.problems import Problem
@@ -45,13 +47,13 @@ _NOTIFIER_LOCK = threading.Lock()
 @limited("reads")
 def my_stream():
     params = query(NOTICE_STREAM_QUERY)
-    key = bearer_token() or params.get("access_token")
     svc = services()
-    player = svc.players.by_key(key) if key and len(key) <= MAX_TOKEN_LENGTH else None
-    if key is None or player is None:
-        raise Problem("unauthorized", "a player's stream needs its key")
+    if "ticket" in params:
+        player_id, credential = _ticket_holder(params["ticket"])
+    else:
+        player_id, credential = _key_holder(bearer_token() or params.get("access_token"))
     after = _resume_point(params.get("after", 0))
-    owners = [f"address-{client_address()}", f"credential-{token_hash(key)[:32]}"]
+    owners = [f"address-{client_address()}", f"credential-{credential[:32]}"]
     slots = client_slots(svc.settings, svc.redis)
     slot = slots.acquire(owners)
     if slot is None:
@@ -63,8 +65,8 @@ def my_stream():
         )
     settings = svc.settings
     body = notice_stream(
-        player.id,
-        key,
+        player_id,
+        credential,
         after,
         svc.players,
         _notifier(),
@@ -80,9 +82,42 @@ def my_stream():
     return response
 
 
+@bp.post("/me/stream-ticket")
+@limited("actions")
+def new_notice_ticket():
+    """A short-lived, single-use ticket for `?ticket=` on /me/stream: a browser's EventSource
+    cannot send the key in a header, and a key in a URL ends up in logs and histories."""
+    player = current_player()
+    key = bearer_token()
+    assert key is not None  # current_player found the player by it
+    ticket, expires = tickets().issue_for_player(player.id, token_hash(key))
+    return jsonify({"ticket": ticket, "expires_at": iso(expires)}), 201
+
+
+def _key_holder(key: str | None) -> tuple[UUID, str]:
+    """The player a key is, and the key's hash (401 unless it is a player's key now)."""
+    player = services().players.by_key(key) if key and len(key) <= MAX_TOKEN_LENGTH else None
+    if key is None or player is None:
+        raise Problem("unauthorized", "a player's stream needs its key")
+    return player.id, token_hash(key)
+
+
+def _ticket_holder(ticket: str) -> tuple[UUID, str]:
+    """The player and key hash a ticket stands for (401 if it is unknown, used, expired, a
+    game's, or its key was replaced since)."""
+    redeemed = tickets().redeem_for_player(ticket)
+    if redeemed is None or not services().players.holds_key(*redeemed):
+        raise Problem(
+            "unauthorized",
+            "the ticket is unknown, used, expired, not a notice stream's, or its key has been"
+            " replaced",
+        )
+    return redeemed
+
+
 def notice_stream(
     player_id: UUID,
-    key: str,
+    credential: str,
     after: int,
     players: Players,
     notifier: GameNotifier,
@@ -90,15 +125,15 @@ def notice_stream(
     max_seconds: float,
     alive=lambda: None,
 ) -> Iterator[str]:
-    """SSE text: the notices after number `after`, then each new one, until the key is no
-    longer the player's (or `max_seconds` pass, or the server shuts down). Subscribes before
-    the first read, so no notice can slip between a read and the wait."""
+    """SSE text: the notices after number `after`, then each new one, until the key hashing to
+    `credential` is no longer the player's (or `max_seconds` pass, or the server shuts down).
+    Subscribes before the first read, so no notice can slip between a read and the wait."""
     with notifier.subscribe(player_id) as subscription:
         yield f"retry: {RETRY_MS}\n" + sse_comment(f"notices after {after}")
         last, started = after, time.monotonic()
         last_comment = started
         while True:
-            valid, notices = players.notices_for_key(player_id, key, last, BATCH)
+            valid, notices = players.notices_for_key(player_id, credential, last, BATCH)
             if not valid or notifier.closed:
                 return  # the key was rotated: nothing more for it
             if notices:

@@ -26,3 +26,4 @@ class LeaderboardQuery(Schema):
 class NoticeStreamQuery(Schema):
     after = fields.Integer(validate=validate.Range(0, 2**62))
     access_token = fields.String(validate=validate.Length(1, 256))
+    ticket = fields.String(validate=validate.Length(1, 256))

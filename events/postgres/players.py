@@ -79,6 +79,16 @@ def by_key(conn: psycopg.Connection, key: str) -> PlayerRow | None:
     ).fetchone()
 
 
+def holds_key(conn: psycopg.Connection, player_id: UUID, credential: str) -> bool:
+    """Whether the key hashing to `credential` is the player's now."""
+    row = (
+        conn.cursor(row_factory=tuple_row)
+        .execute("SELECT 1 FROM players WHERE id = %s AND key_hash = %s", (player_id, credential))
+        .fetchone()
+    )
+    return row is not None
+
+
 def by_id(conn: psycopg.Connection, player_id: UUID) -> PlayerRow | None:
     cur = conn.cursor(row_factory=class_row(PlayerRow))
     return cur.execute(
@@ -212,13 +222,13 @@ LEFT JOIN LATERAL (
 
 
 def notices_for_key(
-    conn: psycopg.Connection, player_id: UUID, key: str, after: int, limit: int
+    conn: psycopg.Connection, player_id: UUID, credential: str, after: int, limit: int
 ) -> tuple[bool, list[NoticeRow]]:
-    """Whether `key` is still the player's, and if so its notices after number `after`, in one
-    statement: a player's stream learns both at each wake-up."""
+    """Whether the key hashing to `credential` is still the player's, and if so its notices
+    after number `after`, in one statement: a player's stream learns both at each wake-up."""
     rows = (
         conn.cursor(row_factory=tuple_row)
-        .execute(_NOTICES_FOR_KEY, (player_id, token_hash(key), player_id, after, limit))
+        .execute(_NOTICES_FOR_KEY, (player_id, credential, player_id, after, limit))
         .fetchall()
     )
     valid = bool(rows and rows[0][0])

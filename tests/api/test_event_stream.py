@@ -42,8 +42,11 @@ def serving(settings) -> Iterator[str]:
         yield f"http://127.0.0.1:{httpd.server_port}"
     finally:
         hub = app.extensions.get("cardroom_streams")
-        if hub is not None:
-            hub.notifier.close()  # open streams end at once
+        notices = app.extensions.get("cardroom_player_notifier")
+        for notifier in (hub and hub.notifier, notices):
+            if notifier is not None:
+                notifier.close()  # open streams end at once
+        if hub is not None or notices is not None:
             time.sleep(0.2)
         httpd.shutdown()
         app.extensions["cardroom"].pool.close()

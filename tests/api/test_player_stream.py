@@ -1,5 +1,6 @@
 """GET /me/stream on a real threaded server: a player's notices for all its tables in one
-stream, in order, resumable with Last-Event-ID, never a card, and ended by a new key."""
+stream, in order, resumable with Last-Event-ID, never a card, and ended by a new key; opened by
+a browser's EventSource with a single-use ticket (POST /me/stream-ticket) instead of the key."""
 
 from __future__ import annotations
 
@@ -105,3 +106,64 @@ def test_a_stream_needs_the_players_key(server):
     refused = requests.get(f"{server}/me/stream", headers={"Authorization": "Bearer pk_no"})
     assert refused.status_code == 401
     assert refused.headers["Content-Type"] == "application/problem+json"
+
+
+def ticket(url: str, key: str) -> str:
+    issued = post(url, "/me/stream-ticket", None, key)
+    assert issued["expires_at"].endswith("Z")
+    return issued["ticket"]
+
+
+def test_a_ticket_opens_the_players_stream_once_and_resumes_after_a_number(server):
+    # Given Ada with two dealt tables (notices 1-4)
+    ada = post(server, "/players", {"name": "Ada"})
+    for _ in range(2):
+        table_for(server, ada["key"])
+    # When a ticket opens her stream after notice 3
+    issued = ticket(server, ada["key"])
+    stream = Stream(f"{server}/me/stream?ticket={issued}&after=3")
+    (fourth,) = notices_until(stream, 1)
+    stream.close()
+    # Then it gets notice 4 on, and the ticket is spent
+    assert (fourth["id"], fourth["game_id"] is not None) == (4, True)
+    again = requests.get(f"{server}/me/stream?ticket={issued}", timeout=10)
+    assert again.status_code == 401
+    assert again.headers["Content-Type"] == "application/problem+json"
+
+
+def test_a_ticket_made_before_the_key_was_replaced_opens_nothing(server):
+    ada = post(server, "/players", {"name": "Ada"})
+    issued = ticket(server, ada["key"])
+    post(server, "/players/me/key", None, ada["key"])
+    refused = requests.get(f"{server}/me/stream?ticket={issued}", timeout=10)
+    assert refused.status_code == 401 and refused.json()["code"] == "unauthorized"
+
+
+def test_a_ticket_stream_ends_when_its_key_is_replaced(server):
+    ada = post(server, "/players", {"name": "Ada"})
+    stream = Stream(f"{server}/me/stream?ticket={ticket(server, ada['key'])}")
+    new_key = post(server, "/players/me/key", None, ada["key"])["key"]
+    table_for(server, new_key)
+    deadline, sent = time.monotonic() + 10, []
+    for message in stream.messages():
+        if "data" in message:
+            sent.append(message)
+        assert time.monotonic() < deadline, "the stream did not end"
+    assert sent == []
+
+
+def test_a_game_streams_ticket_does_not_open_a_players_stream_nor_the_reverse(server):
+    ada = post(server, "/players", {"name": "Ada"})
+    game = table_for(server, ada["key"])
+    for_the_game = post(server, f"/games/{game['id']}/stream-ticket", None, ada["key"])["ticket"]
+    refused = requests.get(f"{server}/me/stream?ticket={for_the_game}", timeout=10)
+    assert refused.status_code == 401
+    for_the_player = ticket(server, ada["key"])
+    path = f"/games/{game['id']}/events/stream?ticket={for_the_player}"
+    assert requests.get(f"{server}{path}", timeout=10).status_code == 401
+
+
+def test_a_ticket_needs_a_players_key(server):
+    for headers in ({}, {"Authorization": "Bearer pk_no"}):
+        refused = requests.post(f"{server}/me/stream-ticket", headers=headers, timeout=10)
+        assert refused.status_code == 401

@@ -179,3 +179,22 @@ def test_the_inbox_pages_with_cursors_and_answers_304_while_nothing_moved(client
 def test_the_inbox_needs_a_players_key(client):
     assert_problem(client.get("/me/games"), 401, "unauthorized")
     assert_problem(client.get("/me/games", headers=auth("pk_nobody")), 401, "unauthorized")
+
+
+def test_a_key_tells_whose_it_is(client):
+    # Given a player, and a client that holds only its key (moved from another device)
+    ada = new_player(client, "Ada")
+    # When it asks whose key it is
+    found = client.get("/players/me", headers=auth(ada["key"]))
+    # Then it learns the player's public profile, and nothing is cached
+    assert found.status_code == 200
+    assert found.get_json() == client.get(f"/players/{ada['id']}").get_json()
+    assert found.headers["Cache-Control"] == "no-store"
+
+
+def test_a_key_that_is_no_players_or_no_longer_is_told_so(client):
+    ada = new_player(client)
+    client.post("/players/me/key", headers=auth(ada["key"]))  # the old key is replaced
+    for key in (ada["key"], "pk_" + "A" * 43, "not-a-key"):
+        assert_problem(client.get("/players/me", headers=auth(key)), 401, "unauthorized")
+    assert_problem(client.get("/players/me"), 401, "unauthorized")

@@ -15,6 +15,7 @@ import uuid
 
 import pytest
 
+from events.credentials import token_hash
 from tests.api.knowledge import cards_shown
 from tests.api.play import auth, create_game
 from tests.api.test_errors import assert_problem
@@ -256,7 +257,9 @@ def test_an_endpoint_that_fails_too_often_is_disabled_with_a_notice(client, app,
     state = listed(client, bob["key"])[0]
     assert state["failures_in_a_row"] == 4 and state["disabled_at"] is not None
     services = app.extensions["cardroom"]
-    _, notices = services.players.notices_for_key(uuid.UUID(bob["id"]), bob["key"], 0, 100)
+    _, notices = services.players.notices_for_key(
+        uuid.UUID(bob["id"]), token_hash(bob["key"]), 0, 100
+    )
     last = notices[-1]
     assert (last.kind, last.game_id, last.version, last.seat) == (
         "endpoint_disabled", None, None, None,

@@ -3,9 +3,10 @@ and round scoring), Debian's Chromium driven by Playwright, and `open_page` for 
 record what they do.
 
 `settings` are tests/api/conftest.py's (fixed decks allowed, a short sweep, rate limits at their
-defaults) on a database, queue and signing key of their own: in one `make test` session the
-worker tests/api starts and the one started here never take each other's jobs. Its `app`
-fixture and `start_worker`/`stop_worker` are imported from there.
+defaults but for the players made, one per browser context) on a database, queue and signing
+key of their own: in one `make test` session the worker tests/api starts and the one started
+here never take each other's jobs. Its `app` fixture and `start_worker`/`stop_worker` are
+imported from there.
 
 Without Playwright or a Chromium every test marked `browser` is skipped before its fixtures
 start anything (no server, no worker), from one place, so pytest's summary folds them into one
@@ -93,6 +94,10 @@ def settings(redis_url: str, queue_name: str, tmp_path_factory) -> Iterator[Sett
             log_level="WARNING",
             db_pool_size=8,
             sweep_after_seconds=2.0,
+            # The page makes a player in each fresh browser context that takes a seat, and
+            # every context of the suite comes from one address (the other limits stay at
+            # their defaults).
+            rate_limit_players="10000/hour",
         )
 
 

@@ -33,7 +33,7 @@ def assert_no_secret_card_shown(
     read = http_reader(base_url)
     round_number = read(f"/games/{game_id}", None)["round"]
     assert round_number == 1, "the secret cards are only checked in round 1 (one deal)"
-    secret = secret_cards(database_url, read, game_id, entry["seat"], entry["token"])
+    secret = secret_cards(database_url, read, game_id, entry["seat"], browsing.credential(game_id))
     found = [(f"DOM {where}", card) for where, card in cards_in_html(html)]
     found += [(f"memory() {where}", card) for where, card in cards_in_json(memory)]
     for response, body in bodies:

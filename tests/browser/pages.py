@@ -20,6 +20,7 @@ VIEWPORTS: dict[str, dict[str, Any]] = {
 }
 TIMEOUT_MS = 15_000
 SEAT_KEY = "cardroom.seat.{game}"
+PLAYER_KEY = "cardroom.player"
 
 
 @dataclass
@@ -60,6 +61,31 @@ class Browsing:
             "(key) => localStorage.getItem(key)", SEAT_KEY.format(game=game_id)
         )
         return None if raw is None else json.loads(raw)
+
+    def player(self) -> dict | None:
+        """The player this browser plays as (`{"id", "name", "key"}`), from localStorage."""
+        raw = self.page.evaluate("(key) => localStorage.getItem(key)", PLAYER_KEY)
+        return None if raw is None else json.loads(raw)
+
+    def credential(self, game_id: str) -> str:
+        """What acts for this browser's seat at a game: the seat's own token, or the player's
+        key at a seat the player took."""
+        entry = self.seat_entry(game_id)
+        assert entry is not None, f"{self.name} holds no seat at {game_id}"
+        if entry.get("token"):
+            return entry["token"]
+        player = self.player()
+        assert player is not None and entry.get("player") == player["id"], (entry, player)
+        return player["key"]
+
+    def hold_player(self, player: dict) -> None:
+        """Gives this browser a player (as an import would), before any page loads: the entry
+        the app itself would write, unless it has one already."""
+        key, entry = json.dumps(PLAYER_KEY), json.dumps(json.dumps(player))
+        self.context.add_init_script(
+            f"try {{ if (!localStorage.getItem({key})) localStorage.setItem({key}, {entry}); }}"
+            " catch (e) {}"
+        )
 
     def hold_seat(self, game_id: str, seat: int, token: str, name: str) -> None:
         """Gives this browser a seat at a game made through the API (e.g. with a fixed deck):

@@ -1,10 +1,15 @@
 """Driving the /play page the way a person would: the lobby's form, the join form, and a table
 played by clicks alone, through the DOM contract (ids, classes and data attributes):
 
-- lobby: `#game-types li[data-type]`, `form#create` (`select#type`, `select#players`,
-  `input#name`, `select.seat-kind[data-seat]`, `input#opt-*`, `button#create-table`),
-  `#waiting`/`#mine li[data-game]`;
-- join: `form#join` (`input#join-name`, `button#join-seat`);
+- lobby: `#me-box` (on a first visit `form#welcome` with `input#name` and
+  `button#make-player`; then `#me-name`), `#game-types li[data-type]`, `form#create`
+  (`select#type`, `select#players`, `select.seat-kind[data-seat]`, `input#opt-*`,
+  `button#create-table`), `#waiting`/`#mine li[data-game][data-my-turn]` (`.turn-badge`);
+- join: `form#join` (`input#join-name` while the browser has no player, `button#join-seat`);
+- your player (`#/me`): `#me-name`, `#show-key`, `#key-out`, `#copy-key`, `#download-key`,
+  `form#import` (`input#key-in`, `input#key-file`, `button#import-key`, `#import-problem`),
+  `button#replace-key`; my tables (`#/tables`): `#mine`, `select#mine-status`,
+  `input#mine-turn`, `button#mine-more`; the header's `#who`;
 - table: `#table[data-game][data-version][data-status][data-seat]`, `#status-line`, `#seats`,
   `#share a.share-link[data-seat]`, `button.card[data-suit][data-rank]` in `#hand` (and Saint
   Poker's `#river`, and the revealed cards beside it: any `#table button.card` counts), `legal`
@@ -273,14 +278,16 @@ def create_table(
 ) -> str:
     """Fills the lobby's form (seat 0 is ours; `others`: `bot:basic`, `bot:random` or `open`
     for seats 1...; `checkboxes`: boolean options such as `first_lead_snake_allowed`) and
-    submits it; returns the new game's id once its table shows."""
+    submits it; returns the new game's id once its table shows. A browser with no player yet
+    names it `name` (creating the table makes it); one with a player sits as that player."""
     page = browsing.page
     if "#/games/" in page.url or "/play" not in page.url:
         browsing.goto("")
     page.wait_for_selector(f'#game-types li[data-type="{game_type}"]', state="attached")
     page.select_option("#type", game_type)
     page.select_option("#players", str(players))
-    page.fill("#name", name)
+    if page.locator("#welcome #name").count():
+        page.fill("#welcome #name", name)
     for seat, kind in enumerate(others, start=1):
         page.select_option(f'select.seat-kind[data-seat="{seat}"]', kind)
     if turn_seconds is not None:
@@ -295,11 +302,13 @@ def create_table(
 
 
 def join_by_link(browsing: Browsing, link: str, name: str) -> str:
-    """Opens a share link, fills the join form and sends it; returns the game id."""
+    """Opens a share link, fills the join form and sends it (the name only names a browser's
+    first player); returns the game id."""
     page = browsing.page
     page.goto(link)
     page.wait_for_selector("form#join", state="visible")
-    page.fill("#join-name", name)
+    if page.locator("#join-name").count():
+        page.fill("#join-name", name)
     page.click("#join-seat")
     page.wait_for_url("**/play#/games/*", timeout=STEP_TIMEOUT_MS)
     return page.url.split("#/games/", 1)[1].split("/")[0]

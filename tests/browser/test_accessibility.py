@@ -1,6 +1,6 @@
 """Accessibility, checked by axe-core (from npm, test-only: tests/browser/axe): no serious or
 critical violation on the lobby, a table of every game, the replay viewer, the result screen, a
-guide and the glossary, in English and in French."""
+guide, the glossary, my tables and the player's page, in English and in French."""
 
 from __future__ import annotations
 
@@ -60,3 +60,21 @@ def test_the_replay_viewer_and_the_result_screen_have_no_serious_violation(
     browsing.goto(f"#/games/{game['id']}")
     browsing.page.wait_for_selector("#result svg#chart")
     assert_accessible(browsing, axe, "the result screen")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_my_tables_and_the_players_page_have_no_serious_violation(open_page, axe, locale):
+    browsing = open_page("phone", locale)
+    game_id = create_table(browsing, "trick_and_snipers", 3, ["open", "bot:basic"])
+    browsing.goto("")
+    browsing.page.wait_for_selector(f'#mine li[data-game="{game_id}"]')
+    assert_accessible(browsing, axe, "the lobby of a player")
+    browsing.goto("#/tables")
+    browsing.page.wait_for_selector(f'#mine li[data-game="{game_id}"]')
+    assert_accessible(browsing, axe, "my tables")
+    browsing.goto("#/me")
+    browsing.page.click("#show-key")
+    browsing.page.fill("#key-in", "pk_" + "Z" * 43)  # nobody's: the page says so
+    browsing.page.click("#import-key")
+    browsing.page.wait_for_selector("#import-problem:not([hidden])")
+    assert_accessible(browsing, axe, "the player's page")

@@ -24,7 +24,7 @@ def test_a_reload_mid_game_returns_to_the_seat_with_its_hand(open_page, live_ser
     situation = table.wait_for_my_turn_or_the_end()
     assert situation["status"] == "active", "the game ended before the reload"
     before = sorted(table.hand())
-    token = browsing.seat_entry(game_id)["token"]
+    token = browsing.credential(game_id)
 
     browsing.page.reload()
     after = table.wait_for_table(game_id, seat=0)
@@ -33,7 +33,7 @@ def test_a_reload_mid_game_returns_to_the_seat_with_its_hand(open_page, live_ser
     mine = http_reader(live_server.url)(f"/games/{game_id}", token)
     table.wait_for_version(mine["version"])
     assert sorted(table.hand()) == sorted(cards_of(mine["you"]["hand"])) == before
-    assert browsing.seat_entry(game_id)["token"] == token
+    assert browsing.credential(game_id) == token
     table.wait_for_my_turn_or_the_end()
     browsing.page.wait_for_selector("#countdown", state="visible", timeout=5_000)
     # And it plays on from there.

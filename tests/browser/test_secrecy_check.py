@@ -30,12 +30,11 @@ def test_a_secret_card_planted_in_the_page_is_found(open_page, live_server, how)
     game_id = create_table(browsing, "trick_and_snipers", 3, ["bot:basic", "bot:basic"])
     TablePage(browsing).wait_for_table(game_id, seat=0)
     browsing.page.wait_for_selector("#hand button.card")
-    entry = browsing.seat_entry(game_id)
     check = assert_no_secret_card_shown(
         browsing, live_server.url, live_server.database_url, game_id
     )
     read = http_reader(live_server.url)
-    secret = secret_cards(live_server.database_url, read, game_id, 0, entry["token"])
+    secret = secret_cards(live_server.database_url, read, game_id, 0, browsing.credential(game_id))
     assert secret == check.secret and secret
     card = sorted(secret)[0]
     planted = {"suit": card[0], "rank": card[1], "name": card_name(card)}

@@ -94,7 +94,7 @@ def test_a_whole_game_is_clicked_through_to_its_result_and_never_shows_a_secret_
 def assert_legal_cards_are_the_server_s(table: TablePage, read, game_id: str, situation) -> None:
     """The cards the page lets us use are exactly those of the seat's legal action templates,
     and every other card button is disabled (checked when the page shows the API's version)."""
-    token = table.browsing.seat_entry(game_id)["token"]
+    token = table.browsing.credential(game_id)
     mine = read(f"/games/{game_id}", token)
     if mine["version"] != table.version():
         return  # a bot moved meanwhile (a simultaneous choice): the next move compares

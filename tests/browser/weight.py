@@ -1,7 +1,8 @@
 """Page weight: the bytes of every response body a fresh browser gets while loading a page and
 everything it loads (event streams, which never end, are not counted). The pages: the lobby, a
 table as its seat, a guide, the glossary, the replay viewer of a finished game (its events, audit
-and key included) and a finished game's result screen."""
+and key included), a finished game's result screen, and the player's pages (my tables, and the
+player with its key)."""
 
 from __future__ import annotations
 
@@ -77,12 +78,26 @@ def measure_page_weight(open_page: Callable[[str], Browsing], base_url: str) -> 
     game_id = create_table(lobby, "trick_and_snipers", 3, ["bot:basic", "bot:basic"])
     entry = lobby.seat_entry(game_id)
     assert entry is not None and len(lobby.record.responses) >= lobby_responses
-    table = open_page("phone")
-    table.hold_seat(game_id, entry["seat"], entry["token"], entry["name"])
+    table = open_page("phone")  # the same player, on another device
+    player = lobby.player()
+    assert player is not None and entry.get("player") == player["id"], entry
+    table.hold_player(player)
     table.goto(f"#/games/{game_id}")
     TablePage(table).wait_for_table(game_id, seat=entry["seat"])
     table.page.wait_for_selector("#hand button.card")
     pages.append(_weigh("table", table))
+
+    tables = open_page("desktop")
+    tables.hold_player(player)
+    tables.goto("#/tables")
+    tables.page.wait_for_selector(f'#mine li[data-game="{game_id}"]', state="attached")
+    pages.append(_weigh("tables", tables))
+
+    me = open_page("phone")
+    me.hold_player(player)
+    me.goto("#/me")
+    me.page.wait_for_selector("#me-name")
+    pages.append(_weigh("me", me))
 
     guide = open_page("phone")
     guide.goto("#/rules/saint_poker")

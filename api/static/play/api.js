@@ -59,9 +59,9 @@ export const api = {
     send("GET", `/games/${id}`, { token, headers: etag ? { "If-None-Match": etag } : {} }),
   events: (id, token, after, limit = 1000) =>
     send("GET", `/games/${id}/events?after=${after}&limit=${limit}`, { token }),
-  create: (body) => send("POST", "/games", { body, idempotent: true }),
-  join: (id, seat, name, invite) =>
-    send("POST", `/games/${id}/seats/${seat}/join`, { body: { name, invite } }),
+  create: (body, token) => send("POST", "/games", { body, token, idempotent: true }),
+  join: (id, seat, name, invite, token) =>
+    send("POST", `/games/${id}/seats/${seat}/join`, { body: { name, invite }, token }),
   act: (id, token, action) =>
     send("POST", `/games/${id}/actions`, { token, body: action, idempotent: true }),
   leave: (id, seat, token) => send("POST", `/games/${id}/seats/${seat}/leave`, { token }),
@@ -69,6 +69,18 @@ export const api = {
   replay: (id, version, token) => send("GET", `/games/${id}/replay?version=${version}`, { token }),
   audit: (id) => send("GET", `/games/${id}/audit`),
   auditKey: () => send("GET", "/audit-key"),
+  // players: the key is the token of each of these calls
+  newPlayer: (name) => send("POST", "/players", { body: { name } }),
+  me: (key) => send("GET", "/players/me", { token: key }),
+  newKey: (key) => send("POST", "/players/me/key", { token: key }),
+  myGames: (key, { status, mine, cursor, limit = 20 } = {}, etag) => {
+    const query = new URLSearchParams({ limit });
+    if (status) query.set("status", status);
+    if (mine) query.set("turn", "mine");
+    if (cursor) query.set("cursor", cursor);
+    return send("GET", `/me/games?${query}`, { token: key, headers: etag ? { "If-None-Match": etag } : {} });
+  },
+  noticeTicket: (key) => send("POST", "/me/stream-ticket", { token: key }),
 };
 
 // A finished game's export: its header and every event with the fields the hash chain covers.

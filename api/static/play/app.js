@@ -4,6 +4,7 @@
 
 import { show as showConnection } from "./connection.js";
 import { chooseLanguage, language, preferredLanguage, t, useLanguage } from "./i18n.js";
+import { onPlayer, player } from "./player.js";
 
 const ID = "([0-9a-f-]{36})";
 const loaded = {}; // the modules shown so far, by name: memory() reads what they hold
@@ -15,6 +16,9 @@ const ROUTES = [
   [new RegExp(`^#/replay/${ID}(?:/(\\d+))?$`), "replay", (m, root, id, version) => m.showReplay(root, id, version)],
   [/^#\/rules(?:\/(\w+))?$/, "guide", (m, root, type) => m.showRules(root, type)],
   [/^#\/glossary$/, "guide", (m, root) => m.showGlossary(root)],
+  [/^#\/me$/, "me", (m, root) => m.showMe(root)],
+  [/^#\/tables$/, "mine", (m, root) => m.showMyTables(root)],
+  // A leaderboard page (#/leaderboard/<type>) joins these once the server rates players.
   [/^(#\/?)?$/, "lobby", (m, root) => m.showLobby(root)],
 ];
 
@@ -42,6 +46,7 @@ async function route() {
 // The header's own words, and the language menu showing the language in use.
 function translateChrome() {
   for (const element of document.querySelectorAll("[data-t]")) element.textContent = t(element.dataset.t);
+  showWho();
   document.getElementById("nav").setAttribute("aria-label", t("nav.main"));
   document.getElementById("language").value = language();
   showConnection();
@@ -59,9 +64,17 @@ window.cardroom = {
   get language() { return language(); },
 };
 
+// Who this browser plays as, in the header: a link to the player's page.
+function showWho() {
+  const me = player();
+  document.getElementById("who").textContent = me ? t("nav.who", me.name) : t("nav.no_player");
+  document.getElementById("tables-link").hidden = !me;
+}
+
 async function start() {
   await useLanguage(preferredLanguage());
   translateChrome();
+  onPlayer(showWho);
   document.getElementById("language").addEventListener("change", async (e) => {
     await chooseLanguage(e.target.value);
     translateChrome();

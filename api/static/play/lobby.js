@@ -1,29 +1,61 @@
-// The lobby: the game types, a form to create a table (you, bots, open seats, options), this
-// browser's tables and the tables waiting for players; and the page that takes a shared seat.
+// The lobby: who you play as (made on the first visit that names it or takes a seat), the game
+// types, a form to create a table (you, bots, open seats, options), your tables (the player's,
+// live, and any this browser holds without it) and the tables waiting for players; and the page
+// that takes a shared seat.
+//
+// "Play now" (the matchmaker's queue) belongs in the player's box (#me-box) once the server
+// has a queue; it has none yet, so nothing stands in for it.
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
 import { has, t } from "./i18n.js";
+import { welcomeForm } from "./me.js";
+import { MyTables } from "./mine.js";
+import { ensurePlayer, offPlayer, onPlayer, player, suggestedName } from "./player.js";
 import { problemText } from "./problems.js";
 import { keepSeat, mySeats, seatOf } from "./seats.js";
 import { gameName } from "./words.js";
 
 export const lobby = { types: [], waiting: [] };
 
-const NAME_KEY = "cardroom.name";
-const savedName = () => localStorage.getItem(NAME_KEY) || "";
+const MINE_IN_LOBBY = 5; // the rest are a click away, on #/tables
 
 const optionLabel = (key) => (has(`option.${key}`) ? t(`option.${key}`) : t("option.other", key));
 
 export function showLobby(root) {
+  const mine = h("ul", { id: "mine", "aria-labelledby": "mine-title" });
+  const said = h("p", { id: "mine-said", class: "visually-hidden", "aria-live": "polite" });
   replace(root, h("section", { id: "lobby" },
     h("h1", {}, t("lobby.title")),
+    h("section", { id: "me-box", "aria-labelledby": "me-box-title" }),
     h("form", { id: "create", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t("lobby.new")), h("p", {}, t("lobby.loading"))),
-    h("section", { "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title" }, t("lobby.mine")), h("ul", { id: "mine" })),
+    h("section", { "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title" }, t("lobby.mine")), said, mine,
+      h("p", { id: "all-mine" }, h("a", { href: "#/tables" }, t("mine.all"))),
+      h("div", { id: "here" })),
     h("section", { "aria-labelledby": "waiting-title" }, h("h2", { id: "waiting-title" }, t("lobby.waiting")), h("ul", { id: "waiting" })),
     h("section", { "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t("lobby.games")), h("ul", { id: "game-types" }))));
+  const tables = new MyTables(mine, { pageSize: MINE_IN_LOBBY, said });
+  const drawMe = () => renderMe(root);
+  onPlayer(drawMe);
+  drawMe();
+  tables.start();
   load(root);
-  return () => {};
+  return () => {
+    offPlayer(drawMe);
+    tables.stop();
+  };
+}
+
+// Who you play as; on a first visit, the name to play under (or a key from another device).
+function renderMe(root) {
+  const box = root.querySelector("#me-box");
+  if (!box) return;
+  const me = player();
+  root.querySelector("#all-mine").hidden = !me;
+  replace(box, h("h2", { id: "me-box-title" }, t("me.title")), me
+    ? h("p", { id: "me-who" }, t("me.as_before"), h("strong", { id: "me-name" }, me.name), ". ",
+      h("a", { href: "#/me" }, t("me.link")))
+    : [welcomeForm(() => {}), h("p", {}, h("a", { href: "#/me" }, t("me.have_key")))]);
 }
 
 async function load(root) {
@@ -36,7 +68,7 @@ async function load(root) {
   }
   renderTypes(root);
   renderForm(root);
-  renderMine(root);
+  renderHere(root);
   renderWaiting(root);
 }
 
@@ -58,7 +90,6 @@ function renderForm(root) {
   const players = h("select", { id: "players", name: "players" });
   const seats = h("div", { id: "seat-rows" });
   const options = h("div", { id: "options" });
-  const name = h("input", { id: "name", name: "name", required: true, maxlength: 64, autocomplete: "nickname", value: savedName() });
   const problem = h("p", { id: "create-problem", role: "alert", hidden: true });
   const about = h("p", { id: "type-about", class: "about", "aria-live": "polite" });
   const refresh = () => {
@@ -81,7 +112,6 @@ function renderForm(root) {
     h("div", { class: "row" }, h("label", { for: "type" }, `${t("lobby.game")} `), type),
     about,
     h("div", { class: "row" }, h("label", { for: "players" }, `${t("lobby.players")} `), players),
-    h("div", { class: "row" }, h("label", { for: "name" }, `${t("lobby.name")} `), name),
     seats, options, problem,
     h("button", { type: "submit", id: "create-table" }, t("lobby.create")));
   form.onsubmit = (e) => {
@@ -126,24 +156,50 @@ function formOptions(form) {
 }
 
 async function create(form, gameType, problem) {
-  const name = form.querySelector("#name").value.trim();
-  localStorage.setItem(NAME_KEY, name);
-  const seats = [{ kind: "human", name }];
-  for (const select of form.querySelectorAll("select.seat-kind")) {
-    const [kind, level] = select.value.split(":");
-    seats.push(kind === "bot" ? { kind, level } : { kind });
-  }
   const button = form.querySelector("#create-table");
   button.disabled = true;
+  const refused = (error) => {
+    problem.hidden = false;
+    const fields = error.problem && error.problem.errors ? ` (${Object.keys(error.problem.errors).join(", ")})` : "";
+    problem.textContent = t("lobby.not_created", `${problemText(error)}${fields}`);
+    button.disabled = false;
+  };
+  const others = [...form.querySelectorAll("select.seat-kind")].map((select) => {
+    const [kind, level] = select.value.split(":");
+    return kind === "bot" ? { kind, level } : { kind };
+  });
+  const body = (you) => ({ type: gameType.id, seats: [you, ...others], options: formOptions(form) });
+  let me;
   try {
-    const { data } = await api.create({ type: gameType.id, seats, options: formOptions(form) });
+    me = await ensurePlayer(nameToMake());
+  } catch (error) {
+    if (error.code !== "rate-limited") return refused(error);
+    return createAnonymous(body, refused); // too many new players from this network just now
+  }
+  try {
+    const { data } = await api.create(body({ kind: "human", player: "me" }), me.key);
+    keepSeat(data.id, { seat: 0, player: me.id, name: me.name, invites: data.invites || [] });
+    location.hash = `#/games/${data.id}`;
+  } catch (error) {
+    refused(error);
+  }
+}
+
+// The name typed in the first visit's form, if it is on the page; else one suggested.
+function nameToMake() {
+  const typed = document.querySelector("#welcome #name");
+  return (typed && typed.value.trim()) || suggestedName(t("me.default_name"));
+}
+
+// A table without a player (the way before players): its seat token kept in this browser.
+async function createAnonymous(body, refused) {
+  const name = nameToMake();
+  try {
+    const { data } = await api.create(body({ kind: "human", name }));
     keepSeat(data.id, { seat: data.tokens[0].seat, token: data.tokens[0].token, name, invites: data.invites || [] });
     location.hash = `#/games/${data.id}`;
   } catch (error) {
-    problem.hidden = false;
-    const fields = error.problem.errors ? ` (${Object.keys(error.problem.errors).join(", ")})` : "";
-    problem.textContent = t("lobby.not_created", `${problemText(error)}${fields}`);
-    button.disabled = false;
+    refused(error);
   }
 }
 
@@ -153,10 +209,10 @@ function tableItem(game, extra) {
     game.status === "finished" ? [" · ", h("a", { class: "replay", href: `#/replay/${game.id}` }, t("lobby.replay"))] : null);
 }
 
-async function renderMine(root) {
-  const list = root.querySelector("#mine");
-  const seats = mySeats().slice(0, 20);
-  if (!seats.length) return replace(list, h("li", { class: "none" }, t("lobby.none_yet")));
+// Tables this browser holds with a seat token of its own (taken without a player).
+async function renderHere(root) {
+  const seats = mySeats().filter((entry) => entry.token).slice(0, 20);
+  if (!seats.length) return;
   const items = await Promise.all(seats.map(async (entry) => {
     try {
       const { data } = await api.game(entry.game, entry.token);
@@ -165,7 +221,10 @@ async function renderMine(root) {
       return null; // a game this server no longer knows
     }
   }));
-  replace(list, items.filter(Boolean));
+  const here = root.querySelector("#here");
+  if (here && items.some(Boolean)) {
+    replace(here, h("h3", { id: "here-title" }, t("lobby.here")), h("ul", { id: "mine-here", "aria-labelledby": "here-title" }, items.filter(Boolean)));
+  }
 }
 
 async function renderWaiting(root) {
@@ -183,26 +242,49 @@ async function renderWaiting(root) {
 
 export function showJoin(root, gameId, seat, invite) {
   const held = seatOf(gameId);
+  const me = player();
   const problem = h("p", { id: "problem", role: "alert", hidden: true });
-  const name = h("input", { id: "join-name", required: true, maxlength: 64, autocomplete: "nickname", value: savedName() });
+  const name = me ? null : h("input", { id: "join-name", required: true, maxlength: 64, autocomplete: "nickname",
+    value: suggestedName(t("me.default_name")) });
   const form = h("form", { id: "join" },
     h("h1", {}, t("join.title", Number(seat))),
     held ? h("p", {}, t("join.held"), h("a", { href: `#/games/${gameId}` }, t("join.held_link", held.seat)), ".") : null,
-    h("div", { class: "row" }, h("label", { for: "join-name" }, `${t("lobby.name")} `), name),
+    me ? h("p", { id: "join-as" }, t("join.as", me.name))
+      : h("div", { class: "row" }, h("label", { for: "join-name" }, `${t("lobby.name")} `), name),
     problem,
     h("button", { type: "submit", id: "join-seat" }, t("join.sit")));
+  const refused = (error) => {
+    problem.hidden = false;
+    problem.textContent = problemText(error);
+  };
   form.onsubmit = async (e) => {
     e.preventDefault();
-    localStorage.setItem(NAME_KEY, name.value.trim());
+    let sitter;
     try {
-      const { data } = await api.join(gameId, Number(seat), name.value.trim(), invite);
-      keepSeat(gameId, { seat: data.seat, token: data.token, name: name.value.trim(), invites: [] });
+      sitter = me || await ensurePlayer(name.value.trim());
+    } catch (error) {
+      if (error.code !== "rate-limited") return refused(error);
+      return joinAnonymous(gameId, Number(seat), name.value.trim(), invite, refused);
+    }
+    try {
+      await api.join(gameId, Number(seat), undefined, invite, sitter.key);
+      keepSeat(gameId, { seat: Number(seat), player: sitter.id, name: sitter.name, invites: [] });
       location.hash = `#/games/${gameId}`;
     } catch (error) {
-      problem.hidden = false;
-      problem.textContent = problemText(error);
+      refused(error);
     }
   };
   replace(root, form);
   return () => {};
+}
+
+// A seat without a player (too many new players from this network just now).
+async function joinAnonymous(gameId, seat, name, invite, refused) {
+  try {
+    const { data } = await api.join(gameId, seat, name, invite);
+    keepSeat(gameId, { seat: data.seat, token: data.token, name, invites: [] });
+    location.hash = `#/games/${gameId}`;
+  } catch (error) {
+    refused(error);
+  }
 }

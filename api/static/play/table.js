@@ -14,7 +14,8 @@ import { t } from "./i18n.js";
 import { LiveStream } from "./live.js";
 import { asOneLine, explain, whyRound } from "./outcomes.js";
 import { problemText } from "./problems.js";
-import { forgetSeat, joinLink, seatOf } from "./seats.js";
+import { credentialFor, player } from "./player.js";
+import { forgetSeat, joinLink, keepSeat, seatOf } from "./seats.js";
 import { loadGlossary } from "./terms.js";
 import { describe, gameName } from "./words.js";
 
@@ -39,7 +40,8 @@ class TablePage {
   constructor(root, gameId) {
     this.root = root;
     this.gameId = gameId;
-    this.seatEntry = seatOf(gameId);
+    const kept = seatOf(gameId);
+    this.seatEntry = credentialFor(kept) ? kept : null; // another player's seat is not ours
     this.etag = null;
     this.selected = new Set();
     this.selectionFor = null;
@@ -54,8 +56,9 @@ class TablePage {
     Object.assign(table, { view: null, events: [], renderedAt: {}, loggedAt: {} });
   }
 
+  // The seat's own token, or the player's key at a seat the player holds.
   get token() {
-    return this.seatEntry ? this.seatEntry.token : null;
+    return credentialFor(this.seatEntry);
   }
 
   async start() {
@@ -66,6 +69,7 @@ class TablePage {
     loadGlossary().then(() => !this.stopped && this.root.querySelector("#table") && this.render());
     try {
       await this.refresh();
+      if (this.adoptPlayersSeat()) await this.refresh();
       const events = await allEvents(this.gameId, this.token);
       events.forEach((event) => this.log(event));
       if (this.behind()) await this.refresh();
@@ -158,13 +162,31 @@ class TablePage {
     this.render();
   }
 
+  // A table the player sits at, opened where this browser kept no seat for it (from another
+  // device, after importing the key): the public seats say which is the player's.
+  adoptPlayersSeat() {
+    const me = player();
+    if (this.token || !me || !table.view) return false;
+    const mine = table.view.seats.find((s) => s.player_id === me.id && s.kind === "human");
+    if (!mine) return false;
+    this.seatEntry = { seat: mine.seat, player: me.id, name: me.name, invites: [] };
+    keepSeat(this.gameId, this.seatEntry);
+    this.etag = null;
+    return true;
+  }
+
   lostSeat() {
+    const byKey = Boolean(this.seatEntry && this.seatEntry.player);
     forgetSeat(this.gameId);
     this.seatEntry = null;
     this.etag = null;
-    this.say(t("table.lost_seat"));
-    if (this.stream) this.stream.close();
-    this.refresh().then(() => this.follow());
+    this.say(t(byKey ? "table.lost_seat_key" : "table.lost_seat"));
+    // Read again as a spectator (not awaited: this may run within a refresh, which then reads
+    // once more). While still starting, the start goes on to follow the table itself.
+    const reread = this.refresh();
+    if (!this.stream) return;
+    this.stream.close();
+    reread.then(() => this.follow());
   }
 
   // ---- acting ----
