@@ -231,6 +231,11 @@ def load_chunk(job: ChunkJob) -> tuple[int, int]:
     return len(games), events
 
 
+def close_connections() -> None:
+    while _connections:
+        _connections.popitem()[1].close()
+
+
 def _connection(url: str) -> psycopg.Connection:
     conn = _connections.get(url)
     if conn is None or conn.closed:
