@@ -178,7 +178,10 @@ def copy_games(conn: psycopg.Connection, games: list[PlayedGame], signer: HeadSi
     copy_rows(
         conn, "streams", rows.STREAM_COLUMNS, (rows.stream_row(g, signer.sign) for g in games)
     )
-    events = copy_rows(conn, "events", rows.EVENT_COLUMNS, _each(rows.event_rows, games))
+    # In the order they were recorded, as the service would have appended them: the events
+    # of games played at the same time share pages, as they would.
+    ordered = sorted(_each(rows.event_rows, games), key=lambda row: (row[6], row[0], row[1]))
+    events = copy_rows(conn, "events", rows.EVENT_COLUMNS, ordered)
     tables: list[tuple[str, Sequence[str], Any]] = [
         ("snapshots", rows.SNAPSHOT_COLUMNS, rows.snapshot_rows),
         ("seat_tokens", rows.TOKEN_COLUMNS, rows.token_rows),
