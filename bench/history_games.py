@@ -100,6 +100,14 @@ class OutboxRow:
 
 
 @dataclass
+class HeldSeat:
+    """A player's seat (player_seats): who holds it, and the version of their last move."""
+
+    player: UUID
+    last_acted_version: int = 0
+
+
+@dataclass
 class PlayedGame:
     """What the service's database holds for one game once it has been played this far."""
 
@@ -109,7 +117,7 @@ class PlayedGame:
     snapshot: tuple[int, dict[str, Any]] | None = None
     tokens: dict[int, str] = field(default_factory=dict)
     invites: dict[int, str] = field(default_factory=dict)
-    player_seats: dict[int, list[Any]] = field(default_factory=dict)  # seat -> [player, acted]
+    player_seats: dict[int, HeldSeat] = field(default_factory=dict)
     notices: list[tuple[UUID, str, int, int, datetime]] = field(default_factory=list)
     work: dict[tuple[int, str], OutboxRow] = field(default_factory=dict)
 
@@ -177,7 +185,7 @@ class RecordingUnitOfWork:
         if Repository.snapshot_due(head.version, version, table):
             self.game.snapshot = (version, {"code": CODE_VERSION, "table": table_to_json(table)})
         if acted is not None and acted in self.game.player_seats:
-            self.game.player_seats[acted][1] = version
+            self.game.player_seats[acted].last_acted_version = version
         return stored
 
     def add_work(
@@ -207,7 +215,7 @@ class RecordingUnitOfWork:
         for seat in unseated:
             self.game.player_seats.pop(seat, None)
         for seat, player in seated.items():
-            self.game.player_seats[seat] = [UUID(player), 0]
+            self.game.player_seats[seat] = HeldSeat(UUID(player))
 
     def tell_players(
         self, game_id: UUID, version: int, notices: Sequence[tuple[str, str, int]]

@@ -90,8 +90,8 @@ def invite_rows(game: PlayedGame) -> list[Row]:
 
 def seat_rows(game: PlayedGame) -> list[Row]:
     return [
-        (player, game.spec.game_id, seat, acted)
-        for seat, (player, acted) in sorted(game.player_seats.items())
+        (held.player, game.spec.game_id, seat, held.last_acted_version)
+        for seat, held in sorted(game.player_seats.items())
     ]
 
 
