@@ -53,10 +53,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=2, help="processes playing games")
     p.add_argument("--samples", type=int, default=20, help="finished games audited")
     p.add_argument("--rounds", type=int, default=3, help="measuring rounds per store")
-    p.add_argument("--action-games", type=int, default=12, help="4-human games per round")
+    p.add_argument("--action-games", type=int, default=12, help="4-human games per store per round")
     p.add_argument("--clients", type=int, default=2, help="threads playing them")
-    p.add_argument("--list-calls", type=int, default=100, help="GET /games calls per round")
-    p.add_argument("--relay-games", type=int, default=2, help="1-human 3-bot games per round")
+    p.add_argument("--list-calls", type=int, default=100, help="GET /games calls per store per round")
+    p.add_argument("--relay-games", type=int, default=2, help="1-human 3-bot games per store per round")
     p.add_argument("--starts", type=int, default=3, help="start-ups timed per store")
     p.add_argument("--load-only", action="store_true", help="load, print the sizes, stop")
     p.add_argument("--keep", action="store_true", help="keep the databases at the end")
@@ -154,13 +154,15 @@ def compare(
             measure.timed_service(stores[0], figures["empty"]) as first,
             measure.timed_service(stores[1], figures["history"]) as second,
         ):
-            urls = {"empty": first.url, "history": second.url}
-            for store in stores:  # the first calls of a process pay for its imports and pools
-                warm_up(args, store, urls[store.name])
+            targets = [
+                measure.Target(stores[0], first.url, figures["empty"]),
+                measure.Target(stores[1], second.url, figures["history"]),
+            ]
+            # The first calls of a process pay for its imports and pools: thrown away.
+            warm_up(args, targets)
             for number in range(args.rounds):
-                for store in stores if number % 2 == 0 else stores[::-1]:
-                    print(f"round {number + 1}/{args.rounds}: {store.name}", flush=True)
-                    run_round(args, store, urls[store.name], figures[store.name], number)
+                print(f"round {number + 1}/{args.rounds}", flush=True)
+                run_round(args, targets, number)
     lines, met = measure.ratio_table(figures["empty"], figures["history"])
     print()
     print("\n".join(lines))
@@ -169,26 +171,26 @@ def compare(
     return 0 if met else 1
 
 
-def warm_up(args: argparse.Namespace, store: measure.Store, url: str) -> None:
+def warm_up(args: argparse.Namespace, targets: list[measure.Target]) -> None:
     """A short round whose figures are thrown away."""
-    print(f"warming up: {store.name}", flush=True)
-    thrown = measure.Samples()
-    measure.measure_actions(url, thrown, 1, 1, args.seed)
-    measure.measure_waiting_list(url, thrown, 5)
-    measure.measure_audits(replace(store, samples_to_audit=store.samples_to_audit[:2]), url, thrown)
-    measure.measure_relay(store, url, thrown, 1, args.seed)
+    print("warming up", flush=True)
+    thrown = [replace(t, samples=measure.Samples()) for t in targets]
+    short = [replace(t, store=replace(t.store, samples_to_audit=t.store.samples_to_audit[:2]))
+             for t in thrown]  # fmt: skip
+    measure.measure_actions(thrown, 1, 1, args.seed)
+    measure.measure_waiting_list(thrown, 5)
+    measure.measure_audits(short)
+    measure.measure_relay(thrown, 1, args.seed)
 
 
-def run_round(
-    args: argparse.Namespace, store: measure.Store, url: str, samples: measure.Samples, number: int
-) -> None:
+def run_round(args: argparse.Namespace, targets: list[measure.Target], number: int) -> None:
     seed = args.seed * 1000 + number
-    measure.measure_actions(url, samples, args.action_games, args.clients, seed)
-    shown = measure.measure_waiting_list(url, samples, args.list_calls)
-    if shown == 0:
-        raise SystemExit(f"{store.name}: GET /games?status=waiting showed no table")
-    measure.measure_audits(store, url, samples)
-    measure.measure_relay(store, url, samples, args.relay_games, seed)
+    measure.measure_actions(targets, args.action_games, args.clients, seed)
+    shown = measure.measure_waiting_list(targets, args.list_calls)
+    if 0 in shown.values() or len(set(shown.values())) > 1:
+        raise SystemExit(f"GET /games?status=waiting showed pages of {shown} tables")
+    measure.measure_audits(targets)
+    measure.measure_relay(targets, args.relay_games, seed)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 with a year of history and on the store without it, through a service started as `make run`
 starts it (`python -m embedded.run`, migrations included) on that store.
 
-Samples are kept per store across rounds; a round measures one store then the other, so that
-what else the shared machine does weighs on both alike.
+The two services run side by side and every measure goes from one to the other call by call
+(or game by game), each first in turn: on a shared machine, whatever else runs weighs on both
+alike. Measured one store after the other, the same code on two equal stores differed by up
+to 20 % between phases.
 """
 
 from __future__ import annotations
@@ -79,28 +81,46 @@ def measure_startup(store: Store, samples: Samples) -> None:
         pass
 
 
-def measure_actions(url: str, samples: Samples, games: int, clients: int, seed: int) -> None:
-    """Games of four human seats played to the end by `clients` threads: each POST action's
-    latency is an `action` sample."""
+@dataclass(frozen=True)
+class Target:
+    """A store with its service running, and the samples taken on it."""
+
+    store: Store
+    url: str
+    samples: Samples
+
+
+def in_turn(targets: list[Target], turn: int) -> list[Target]:
+    """Both targets, the first one first on even turns: neither always goes first."""
+    return targets if turn % 2 == 0 else targets[::-1]
+
+
+def measure_actions(targets: list[Target], games: int, clients: int, seed: int) -> None:
+    """Games of four human seats played to the end by `clients` threads, each thread playing
+    a game on one store then one on the other: each POST action's latency is an `action`
+    sample of its store."""
     left = list(range(games))
     lock = threading.Lock()
     failures: list[BaseException] = []
 
     def client(number: int) -> None:
-        api = Api(url, ACTION_GAME)
+        apis = {target.store.name: Api(target.url, ACTION_GAME) for target in targets}
         rng = random.Random(f"{seed}/{number}")
         try:
             while True:
                 with lock:
                     if not left:
                         return
-                    left.pop()
-                latencies, _ = play_human_game([api], rng, lambda: None)
-                samples.extend("action", [seconds for _, seconds in latencies])
+                    turn = left.pop()
+                for target in in_turn(targets, turn + number):
+                    api = apis[target.store.name]
+                    latencies, _ = play_human_game([api], rng, lambda: None)
+                    target.samples.extend("action", [seconds for _, seconds in latencies])
         except BaseException as error:  # noqa: BLE001 - reported by the caller
             failures.append(error)
         finally:
-            api.close()
+            for api in apis.values():
+                api.close()
 
     threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
     for thread in threads:
@@ -111,55 +131,68 @@ def measure_actions(url: str, samples: Samples, games: int, clients: int, seed: 
         raise failures[0]
 
 
-def measure_waiting_list(url: str, samples: Samples, calls: int) -> int:
-    """GET /games?status=waiting, one call after another; the page's length."""
-    api = Api(url)
-    shown = 0
-    for _ in range(calls):
-        response, seconds = api.call("GET", WAITING)
-        expect(response, 200)
-        shown = len(response.json()["games"])
-        samples.add("waiting", seconds)
-    api.close()
+def measure_waiting_list(targets: list[Target], calls: int) -> dict[str, int]:
+    """GET /games?status=waiting, one call on each store in turn; each store's page length."""
+    apis = {target.store.name: Api(target.url) for target in targets}
+    shown = {}
+    for turn in range(calls):
+        for target in in_turn(targets, turn):
+            response, seconds = apis[target.store.name].call("GET", WAITING)
+            expect(response, 200)
+            shown[target.store.name] = len(response.json()["games"])
+            target.samples.add("waiting", seconds)
+    for api in apis.values():
+        api.close()
     return shown
 
 
-def measure_audits(store: Store, url: str, samples: Samples) -> None:
+def measure_audits(targets: list[Target]) -> None:
     """Each sample game's audit computed afresh (its kept report deleted first), then kept,
-    and its export. Every report must pass every check: the history is valid."""
-    api = Api(url)
-    with psycopg.connect(store.url, autocommit=True) as conn:
-        conn.execute("DELETE FROM audit_reports WHERE game_id = ANY(%s)", (store.samples_to_audit,))
-    for game_id in store.samples_to_audit:
-        for name in ("audit", "audit_kept"):
-            response, seconds = api.call("GET", f"/games/{game_id}/audit")
-            expect(response, 200)
-            report = response.json()
-            if not (all_passed(report) and report["signature_ok"] is True):
-                raise AssertionError(f"the audit of game {game_id} failed: {report}")
-            samples.add(name, seconds)
-        response, seconds = api.call("GET", f"/games/{game_id}/export")
+    and its export, on one store then the other. Every report must pass every check: the
+    history is valid."""
+    for target in targets:
+        with psycopg.connect(target.store.url, autocommit=True) as conn:
+            games = target.store.samples_to_audit
+            conn.execute("DELETE FROM audit_reports WHERE game_id = ANY(%s)", (games,))
+    apis = {target.store.name: Api(target.url) for target in targets}
+    for turn, game_id in enumerate(targets[0].store.samples_to_audit):
+        for target in in_turn(targets, turn):
+            _audit_and_export(apis[target.store.name], game_id, target.samples)
+    for api in apis.values():
+        api.close()
+
+
+def _audit_and_export(api: Api, game_id: UUID, samples: Samples) -> None:
+    for name in ("audit", "audit_kept"):
+        response, seconds = api.call("GET", f"/games/{game_id}/audit")
         expect(response, 200)
-        samples.add("export", seconds)
-    api.close()
+        report = response.json()
+        if not (all_passed(report) and report["signature_ok"] is True):
+            raise AssertionError(f"the audit of game {game_id} failed: {report}")
+        samples.add(name, seconds)
+    response, seconds = api.call("GET", f"/games/{game_id}/export")
+    expect(response, 200)
+    samples.add("export", seconds)
 
 
-def measure_relay(store: Store, url: str, samples: Samples, games: int, seed: int) -> None:
-    """Games of one human and three bots: each outbox row they write, from its commit to its
-    enqueueing by the relay, is a `relay` sample."""
+def measure_relay(targets: list[Target], games: int, seed: int) -> None:
+    """Games of one human and three bots, one on each store in turn: each outbox row they
+    write, from its commit to its enqueueing by the relay, is a `relay` sample."""
     since = datetime.now(UTC)
-    api = Api(url, ACTION_GAME)
     rng = random.Random(f"{seed}/relay")
-    for _ in range(games):
-        play_bot_game(api, rng, 0.01, lambda: None)
-    api.close()
-    with psycopg.connect(store.url, autocommit=True) as conn:
-        rows = conn.execute(
-            "SELECT extract(epoch FROM enqueued_at - created_at)::float8 FROM outbox"
-            " WHERE created_at >= %s AND enqueued_at IS NOT NULL",
-            (since,),
-        ).fetchall()
-    samples.extend("relay", [row[0] for row in rows])
+    for turn in range(games):
+        for target in in_turn(targets, turn):
+            api = Api(target.url, ACTION_GAME)
+            play_bot_game(api, rng, 0.01, lambda: None)
+            api.close()
+    for target in targets:
+        with psycopg.connect(target.store.url, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT extract(epoch FROM enqueued_at - created_at)::float8 FROM outbox"
+                " WHERE created_at >= %s AND enqueued_at IS NOT NULL",
+                (since,),
+            ).fetchall()
+        target.samples.extend("relay", [row[0] for row in rows])
 
 
 @dataclass(frozen=True)
