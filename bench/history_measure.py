@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TypeVar
 from uuid import UUID
 
 import psycopg
@@ -28,6 +29,7 @@ from bench.stats import percentile
 from events.postgres.audit_cache import all_passed
 
 ACTION_GAME = "trick_and_snipers"
+T = TypeVar("T")
 WAITING = "/games?status=waiting"
 
 
@@ -90,7 +92,7 @@ class Target:
     samples: Samples
 
 
-def in_turn(targets: list[Target], turn: int) -> list[Target]:
+def in_turn(targets: list[T], turn: int) -> list[T]:
     """Both targets, the first one first on even turns: neither always goes first."""
     return targets if turn % 2 == 0 else targets[::-1]
 

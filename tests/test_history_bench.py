@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from bench import history_load as load
 from bench import history_rows as rows
 from bench.history_games import PlayedGame, play, spec_for
-from bench.history_measure import Samples, ratio_table
+from bench.history_measure import Samples, in_turn, ratio_table
 from events.audit_report import audit_report
 from events.postgres.audit_cache import all_passed
 from events.postgres.audit_reads import GameLog, StreamRow, read_game_log
@@ -122,6 +122,14 @@ def test_the_table_of_ratios_fails_a_measure_more_than_a_fifth_slower_with_histo
 
     assert met and not slower
     assert any("status=waiting" in line and "FAIL" in line for line in lines)
+
+
+def test_the_two_stores_take_turns_going_first():
+    empty, history = "empty", "history"
+
+    orders = [in_turn([empty, history], turn) for turn in range(4)]
+
+    assert orders == [[empty, history], [history, empty]] * 2
 
 
 def test_a_loaded_history_holds_together_and_a_second_run_loads_nothing_twice(
