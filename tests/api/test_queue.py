@@ -91,6 +91,7 @@ def test_a_player_waits_in_one_queue_at_most(client):
         {"type": "st_patrick", "players": [5]},  # St Patrick is for 3 or 4
         {"type": "st_patrick", "players": [2, 3]},
         {"type": "saint_poker", "players": []},
+        {"type": "trick_and_snipers", "players": [3, 4, 3, 4]},  # a size named twice
         {"type": "chess"},
         {"players": [3]},
         {"type": "st_patrick", "rated": "yes"},
