@@ -53,11 +53,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=2, help="processes playing games")
     p.add_argument("--samples", type=int, default=20, help="finished games audited")
     p.add_argument("--rounds", type=int, default=3, help="measuring rounds")
-    p.add_argument("--action-games", type=int, default=12, help="4-human games (per store, round)")
+    p.add_argument("--actions", type=int, default=600, help="actions (per store, round)")
     p.add_argument("--clients", type=int, default=2, help="threads playing them")
     p.add_argument("--list-calls", type=int, default=100, help="waiting lists (per store, round)")
     p.add_argument("--relay-games", type=int, default=2, help="1-human 3-bot games (ditto)")
-    p.add_argument("--starts", type=int, default=3, help="start-ups timed per store")
+    p.add_argument("--starts", type=int, default=5, help="start-ups timed per store")
     p.add_argument("--load-only", action="store_true", help="load, print the sizes, stop")
     p.add_argument("--keep", action="store_true", help="keep the databases at the end")
     p.add_argument("--drop", action="store_true", help="drop the databases, and nothing else")
@@ -177,7 +177,7 @@ def warm_up(args: argparse.Namespace, targets: list[measure.Target]) -> None:
     thrown = [replace(t, samples=measure.Samples()) for t in targets]
     short = [replace(t, store=replace(t.store, samples_to_audit=t.store.samples_to_audit[:2]))
              for t in thrown]  # fmt: skip
-    measure.measure_actions(thrown, 1, 1, args.seed)
+    measure.measure_actions(thrown, 40, 1, args.seed)
     measure.measure_waiting_list(thrown, 5)
     measure.measure_audits(short)
     measure.measure_relay(thrown, 1, args.seed)
@@ -185,7 +185,7 @@ def warm_up(args: argparse.Namespace, targets: list[measure.Target]) -> None:
 
 def run_round(args: argparse.Namespace, targets: list[measure.Target], number: int) -> None:
     seed = args.seed * 1000 + number
-    measure.measure_actions(targets, args.action_games, args.clients, seed)
+    measure.measure_actions(targets, args.actions, args.clients, seed)
     shown = measure.measure_waiting_list(targets, args.list_calls)
     if 0 in shown.values() or len(set(shown.values())) > 1:
         raise SystemExit(f"GET /games?status=waiting showed pages of {shown} tables")

@@ -3,9 +3,9 @@ with a year of history and on the store without it, through a service started as
 starts it (`python -m embedded.run`, migrations included) on that store.
 
 The two services run side by side and every measure goes from one to the other call by call
-(or game by game), each first in turn: on a shared machine, whatever else runs weighs on both
-alike. Measured one store after the other, the same code on two equal stores differed by up
-to 20 % between phases.
+(action by action), each first in turn, or (the relay) on both at once: on a shared machine,
+whatever else runs weighs on both alike. Measured one store after the other, the same code on
+two equal stores differed by up to 20 % between phases.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,7 +23,8 @@ from uuid import UUID
 
 import psycopg
 
-from bench.players import Api, expect, play_bot_game, play_human_game
+from bench.floor import CardroomPlayer, Tally
+from bench.players import Api, expect, play_bot_game
 from bench.service import Service, started_service
 from bench.stats import percentile
 from events.postgres.audit_cache import all_passed
@@ -97,34 +98,41 @@ def in_turn(targets: list[T], turn: int) -> list[T]:
     return targets if turn % 2 == 0 else targets[::-1]
 
 
-def measure_actions(targets: list[Target], games: int, clients: int, seed: int) -> None:
-    """Games of four human seats played to the end by `clients` threads, each thread playing
-    a game on one store then one on the other: each POST action's latency is an `action`
-    sample of its store."""
-    left = list(range(games))
-    lock = threading.Lock()
-    failures: list[BaseException] = []
+def measure_actions(targets: list[Target], actions: int, clients: int, seed: int) -> None:
+    """`clients` threads, each playing a four-human game on each store (a new one when one
+    ends) and acting on one then the other, each first in turn, so that a moment when the
+    machine is busy falls on both: each POST action's latency is an `action` sample."""
 
     def client(number: int) -> None:
-        apis = {target.store.name: Api(target.url, ACTION_GAME) for target in targets}
-        rng = random.Random(f"{seed}/{number}")
+        players = [
+            CardroomPlayer(Api(t.url, ACTION_GAME), random.Random(f"{seed}/{number}"), "first")
+            for t in targets
+        ]
+        tallies = [Tally() for _ in targets]
         try:
-            while True:
-                with lock:
-                    if not left:
-                        return
-                    turn = left.pop()
-                for target in in_turn(targets, turn + number):
-                    api = apis[target.store.name]
-                    latencies, _ = play_human_game([api], rng, lambda: None)
-                    target.samples.extend("action", [seconds for _, seconds in latencies])
-        except BaseException as error:  # noqa: BLE001 - reported by the caller
-            failures.append(error)
+            for turn in range(actions // clients):
+                for k in in_turn([0, 1], turn + number):
+                    players[k].act(tallies[k])
         finally:
-            for api in apis.values():
-                api.close()
+            for player in players:
+                player.api.close()
+        for target, tally in zip(targets, tallies, strict=True):
+            target.samples.extend("action", tally.posts)
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    in_threads(client, clients)
+
+
+def in_threads(work: Callable[[int], None], count: int) -> None:
+    """work(0) ... work(count - 1), each in a thread of its own; the first failure raised."""
+    failures: list[BaseException] = []
+
+    def run(number: int) -> None:
+        try:
+            work(number)
+        except BaseException as error:  # noqa: BLE001 - raised below
+            failures.append(error)
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(count)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -148,45 +156,49 @@ def measure_waiting_list(targets: list[Target], calls: int) -> dict[str, int]:
     return shown
 
 
-def measure_audits(targets: list[Target]) -> None:
-    """Each sample game's audit computed afresh (its kept report deleted first), then kept,
-    and its export, on one store then the other. Every report must pass every check: the
-    history is valid."""
+def measure_audits(targets: list[Target], again: int = 3) -> None:
+    """Each sample game's audit computed afresh (its kept report deleted first), then `again`
+    times kept, and as many exports, each call on one store then the other. Every report must
+    pass every check: the history is valid."""
     for target in targets:
         with psycopg.connect(target.store.url, autocommit=True) as conn:
             games = target.store.samples_to_audit
             conn.execute("DELETE FROM audit_reports WHERE game_id = ANY(%s)", (games,))
     apis = {target.store.name: Api(target.url) for target in targets}
     for turn, game_id in enumerate(targets[0].store.samples_to_audit):
-        for target in in_turn(targets, turn):
-            _audit_and_export(apis[target.store.name], game_id, target.samples)
+        calls = [("audit", "audit")] + [("audit_kept", "audit"), ("export", "export")] * again
+        for number, (name, path) in enumerate(calls):
+            for target in in_turn(targets, turn + number):
+                seconds = _timed_call(apis[target.store.name], game_id, path)
+                target.samples.add(name, seconds)
     for api in apis.values():
         api.close()
 
 
-def _audit_and_export(api: Api, game_id: UUID, samples: Samples) -> None:
-    for name in ("audit", "audit_kept"):
-        response, seconds = api.call("GET", f"/games/{game_id}/audit")
-        expect(response, 200)
+def _timed_call(api: Api, game_id: UUID, path: str) -> float:
+    """GET /games/{id}/audit or /export; an audit must pass every check."""
+    response, seconds = api.call("GET", f"/games/{game_id}/{path}")
+    expect(response, 200)
+    if path == "audit":
         report = response.json()
         if not (all_passed(report) and report["signature_ok"] is True):
             raise AssertionError(f"the audit of game {game_id} failed: {report}")
-        samples.add(name, seconds)
-    response, seconds = api.call("GET", f"/games/{game_id}/export")
-    expect(response, 200)
-    samples.add("export", seconds)
+    return seconds
 
 
 def measure_relay(targets: list[Target], games: int, seed: int) -> None:
-    """Games of one human and three bots, one on each store in turn: each outbox row they
-    write, from its commit to its enqueueing by the relay, is a `relay` sample."""
+    """Games of one human and three bots, played on both stores at the same time: each outbox
+    row they write, from its commit to its enqueueing by the relay, is a `relay` sample."""
     since = datetime.now(UTC)
-    rng = random.Random(f"{seed}/relay")
-    for turn in range(games):
-        for target in in_turn(targets, turn):
-            api = Api(target.url, ACTION_GAME)
+
+    def play(number: int) -> None:
+        api = Api(targets[number].url, ACTION_GAME)
+        rng = random.Random(f"{seed}/relay")
+        for _ in range(games):
             play_bot_game(api, rng, 0.01, lambda: None)
-            api.close()
+        api.close()
+
+    in_threads(play, len(targets))
     for target in targets:
         with psycopg.connect(target.store.url, autocommit=True) as conn:
             rows = conn.execute(
