@@ -139,7 +139,7 @@ def second_api(service: Service, settings: dict[str, str], repo: Path = REPO) ->
         env["DATA_DIR"] = service.data_dir
         env.setdefault("REDIS_URL", embedded_redis_url(service.data_dir) or "")
     env.setdefault("DATABASE_URL", service.database_url or "")
-    command = gunicorn_command(load_settings(env))
+    command = gunicorn_command(load_settings(env).port)
     proc = subprocess.Popen(command, cwd=repo, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
     url = f"http://127.0.0.1:{port}"

@@ -86,6 +86,13 @@ class Players:
         with self._pool.connection() as conn:
             return players.notices_for_key(conn, player_id, key, after, limit)
 
+    def notices_for_credential(
+        self, player_id: UUID, credential: str, after: int, limit: int
+    ) -> tuple[bool, list[NoticeRow]]:
+        """notices_for_key, for the key whose hash is `credential`."""
+        with self._pool.connection() as conn:
+            return players.notices_for_credential(conn, player_id, credential, after, limit)
+
     def key_is(self, player_id: UUID, key: str) -> bool:
         """Whether `key` is still the player's (a stream it opened ends once it is not)."""
         found = self.by_key(key)

@@ -5,8 +5,10 @@ Each notice is `id: <number>`, `event: <kind>`, `data: {"id", "kind", "game_id",
 game's stream, and gets every notice after that number once, in order. The stream belongs to
 the key that opened it: once the key is rotated it ends, before anything more is sent.
 
-Served by the API worker's greenlet: a player's notices are few, and each wake-up is one
-statement (is the key still the player's, and what came after the last number sent).
+Served by the API worker's greenlet, or held by Pushpin (api/stream_grip.py): a player's notices
+are few, so Pushpin is only told that some came (a hint on the player's channel) and comes back
+for them. Either way each wake-up is one statement (is the key still the player's, and what came
+after the last number sent).
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from uuid import UUID
 
 from flask import Response, current_app, request
 
+from api import stream_grip as grip
 from api.auth import MAX_TOKEN_LENGTH, bearer_token
-from api.games.live import RETRY_MS, sse_comment
-from api.games.stream import RETRY_SECONDS, client_slots
+from api.games.live import preamble
+from api.games.stream import HEADERS, acquired, stale_seconds, stream_hub, told_publisher
 from api.limits import client_address, limited
 from api.players import bp
 from api.problems import Problem
@@ -29,11 +32,14 @@ from api.rendering import iso
 from api.requests import query
 from api.schemas.players import NoticeStreamQuery
 from api.services import services
-from events import json_text, metrics
+from api.stream_slots import Slot
+from events import json_text
 from events.credentials import token_hash
+from events.event_text import sse_comment
 from events.players import Players
 from events.postgres.notifications import GameNotifier
 from events.postgres.players import PLAYER_CHANNEL, NoticeRow
+from events.stream_channels import player_channel
 
 BATCH = 200
 LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
@@ -45,6 +51,8 @@ _NOTIFIER_LOCK = threading.Lock()
 @limited("reads")
 def my_stream():
     params = query(NOTICE_STREAM_QUERY)
+    if "lease" in params:
+        return _next_part(params["lease"])
     key = bearer_token() or params.get("access_token")
     svc = services()
     player = svc.players.by_key(key) if key and len(key) <= MAX_TOKEN_LENGTH else None
@@ -52,16 +60,16 @@ def my_stream():
         raise Problem("unauthorized", "a player's stream needs its key")
     after = _resume_point(params.get("after", 0))
     owners = [f"address-{client_address()}", f"credential-{token_hash(key)[:32]}"]
-    slots = client_slots(svc.settings, svc.redis)
-    slot = slots.acquire(owners)
-    if slot is None:
-        metrics.RATE_LIMITED.labels("streams-per-client").inc()
-        raise Problem(
-            "rate-limited",
-            f"{svc.settings.max_streams_per_client} streams are open for this client already",
-            retry_after=RETRY_SECONDS,
-        )
+    slots = stream_hub().slots
     settings = svc.settings
+    if grip.through_pushpin():
+        slot = acquired(slots, owners, True, grip.LEASE_LIFETIME)
+        told_publisher(slot, None, None)
+        lease = {"player": str(player.id), "credential": token_hash(key), "slot": slot.id,
+                 "counts": list(slot.counts)}  # fmt: skip
+        return _part(lease, after, first=True)
+    lifetime = stale_seconds(settings)
+    slot = acquired(slots, owners, True, lifetime)
     body = notice_stream(
         player.id,
         key,
@@ -70,14 +78,41 @@ def my_stream():
         _notifier(),
         settings.stream_heartbeat_seconds,
         settings.stream_max_seconds,
-        lambda: slots.refresh(slot, owners),
+        lambda: slots.renew(slot, lifetime),
     )
-    response = Response(body, mimetype="text/event-stream")
-    response.headers.update(
-        {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Authorization"}
-    )
-    response.call_on_close(lambda: slots.release(slot, owners))
+    response = Response(body, mimetype="text/event-stream", headers=HEADERS)
+    response.call_on_close(lambda: slots.release(slot))
     return response
+
+
+def _part(lease: dict, after: int, first: bool) -> Response:
+    """What Pushpin sends next on a held notice stream: every notice after `after`, read with
+    the key's validity in one statement; a hint on the player's channel brings Pushpin back."""
+    player = UUID(lease["player"])
+    text, last = [preamble(after, "notices after")] if first else [], after
+    while True:
+        valid, notices = services().players.notices_for_credential(
+            player, lease["credential"], last, BATCH
+        )
+        if not valid:  # the key was rotated: nothing more for it
+            stream_hub().slots.release(Slot(lease["slot"], tuple(lease["counts"])))
+            return Response("", mimetype="text/event-stream", headers=HEADERS)
+        text += [_frame(notice) for notice in notices]
+        last = notices[-1].number if notices else last
+        if len(notices) < BATCH:
+            break
+    response = Response("".join(text), mimetype="text/event-stream", headers=HEADERS)
+    link = f"/me/stream?lease={grip.sign({**lease, 'after': last})}"
+    heartbeat = services().settings.stream_heartbeat_seconds
+    return grip.hold(response, [(player_channel(player), None)], lease["slot"], link, heartbeat)
+
+
+def _next_part(token: str) -> Response:
+    lease = grip.verified(token) if grip.through_pushpin() else None
+    if lease is None or "player" not in lease:
+        raise Problem("unauthorized", "the lease is unknown or expired")
+    stream_hub().slots.renew(Slot(lease["slot"], tuple(lease["counts"])), grip.LEASE_LIFETIME)
+    return _part(lease, lease["after"], first=False)
 
 
 def notice_stream(
@@ -88,13 +123,13 @@ def notice_stream(
     notifier: GameNotifier,
     heartbeat: float,
     max_seconds: float,
-    alive=lambda: None,
+    renew=lambda: None,
 ) -> Iterator[str]:
     """SSE text: the notices after number `after`, then each new one, until the key is no
     longer the player's (or `max_seconds` pass, or the server shuts down). Subscribes before
     the first read, so no notice can slip between a read and the wait."""
     with notifier.subscribe(player_id) as subscription:
-        yield f"retry: {RETRY_MS}\n" + sse_comment(f"notices after {after}")
+        yield preamble(after, "notices after")
         last, started = after, time.monotonic()
         last_comment = started
         while True:
@@ -111,7 +146,7 @@ def notice_stream(
                 return
             if now - last_comment >= heartbeat:
                 yield sse_comment("keep-alive")
-                alive()
+                renew()
                 last_comment = now
             wait = min(notifier.poll_timeout(heartbeat), last_comment + heartbeat - now)
             if max_seconds:

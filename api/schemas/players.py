@@ -21,3 +21,4 @@ class InboxQuery(Schema):
 class NoticeStreamQuery(Schema):
     after = fields.Integer(validate=validate.Range(0, 2**62))
     access_token = fields.String(validate=validate.Length(1, 256))
+    lease = fields.String(validate=validate.Length(1, 2048))  # Pushpin's next link

@@ -194,9 +194,16 @@ def notices_for_key(
 ) -> tuple[bool, list[NoticeRow]]:
     """Whether `key` is still the player's, and if so its notices after number `after`, in one
     statement: a player's stream learns both at each wake-up."""
+    return notices_for_credential(conn, player_id, token_hash(key), after, limit)
+
+
+def notices_for_credential(
+    conn: psycopg.Connection, player_id: UUID, credential: str, after: int, limit: int
+) -> tuple[bool, list[NoticeRow]]:
+    """notices_for_key, for the key whose hash is `credential`."""
     rows = (
         conn.cursor(row_factory=tuple_row)
-        .execute(_NOTICES_FOR_KEY, (player_id, token_hash(key), player_id, after, limit))
+        .execute(_NOTICES_FOR_KEY, (player_id, credential, player_id, after, limit))
         .fetchall()
     )
     valid = bool(rows and rows[0][0])

@@ -38,7 +38,11 @@ def test_every_stream_of_a_game_gets_each_event_from_one_shared_read(settings):
 
 def test_spectators_never_take_the_streams_kept_for_seats(settings):
     small = dataclasses.replace(
-        settings, max_streams=4, stream_seat_share=0.5, max_streams_per_client=0
+        settings,
+        max_streams=4,
+        stream_seat_share=0.5,
+        max_streams_per_client=0,
+        queue_name=f"{settings.queue_name}-small",
     )
     with serving(small) as url:
         created = new_game(url, HUMANS)
