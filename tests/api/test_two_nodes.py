@@ -3,14 +3,13 @@ Redis, with one worker publishing to both Pushpins (docs/scaling.md)."""
 
 from __future__ import annotations
 
-import os
 import random
-import signal
 import subprocess
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 
+import psutil
 import pytest
 
 from embedded.pushpin import PushpinSetup
@@ -55,6 +54,15 @@ def nodes(settings, tmp_path_factory) -> Iterator[list[Node]]:
         yield found
 
 
+def kill_with_children(pid: int) -> None:
+    """SIGKILL, to a process and all it started (Pushpin's runner starts its services in
+    process groups of their own)."""
+    process = psutil.Process(pid)
+    for each in [*process.children(recursive=True), process]:
+        each.kill()
+    psutil.wait_procs([process], timeout=5)
+
+
 def versions(stream: Stream, until: int) -> list[int]:
     seen = []
     for event in stream.events():
@@ -86,7 +94,7 @@ def test_a_client_of_a_killed_pushpin_resumes_on_the_other_node_with_nothing_los
     first = versions(stream, created["version"])
     rng = random.Random(6)
     # When Pushpin A dies, and the game moves on while its client is away
-    os.killpg(a.pushpin.pid, signal.SIGKILL)  # its runner, condure, zurl, proxy and handler
+    kill_with_children(a.pushpin.pid)  # its runner, condure, zurl, proxy and handler
     for seat in range(3):
         act(b.url, created["id"], tokens[seat], rng)
     version = game_state(b.url, created["id"])["version"]
