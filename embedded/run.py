@@ -101,7 +101,9 @@ def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
     api_port = settings.port
     if front is not None:  # Pushpin holds the streams: the workers publish, the API trusts it
         api_port = settings.port + 1
-        env.update(PUSHPIN_URLS=front.control_url, TRUSTED_PROXIES="1")
+        others = settings.pushpin_urls  # other nodes' Pushpins, fed by this node's publisher
+        env.update(PUSHPIN_URLS=",".join(filter(None, [front.control_url, others])))
+        env.update(TRUSTED_PROXIES="1")
         log(f"Pushpin in front (FANOUT={settings.fanout or 'auto'}), API on {HOST}:{api_port}")
     children = [Supervised(API, gunicorn_command(api_port), env)]
     if front is not None:
