@@ -1,14 +1,18 @@
 """Streams that Pushpin holds (GRIP): the instructions that hand a stream to Pushpin once the
-app's handshake is done, and the leases that let Pushpin come back for the stream's next part.
+app's handshake is done, and the next link that Pushpin comes back to for what a stream missed.
 
 A request came through Pushpin when it carries `Grip-Sig`. The app answers it as it answers any
-client (the backlog after the resume point), plus instructions Pushpin strips: hold the
+client (the backlog after the resume point), plus instructions that Pushpin strips: hold the
 connection open (`Grip-Hold: stream`) on these channels, send `: keep-alive` every heartbeat,
-and come back to this next link (`Grip-Link`) after a while, or at once when a published item
-does not follow the last one the stream got (its `prev-id`). The next link carries a lease that
-the server signed (HMAC): whose stream it is, so that Pushpin needs no token to come back. Each
-stream has a channel of its own, never published to: Pushpin shares next-link requests that
-look alike (same path, same channel positions), and no two streams' requests ever do.
+and come back to this next link (`Grip-Link`) when a published item does not follow the last
+one a stream got (its channel's `prev-id`), or after a few idle minutes.
+
+Where a stream stands and whose it is travel as its channels' positions, which Pushpin sends
+back on the next link (`Grip-Last`): the viewer's channel at the last version sent, and the
+credential's channel. So the next link itself names only the game and the viewer, with a lease
+the server signed (HMAC under a secret derived from the signing key): the same for every stream
+of that viewer, which lets Pushpin batch their updates and share requests that are alike (same
+path, same positions), and never shares one between different viewers or credentials.
 """
 
 from __future__ import annotations
@@ -23,13 +27,12 @@ import time
 from flask import Response, request
 
 from api.services import services
-from events.stream_channels import stream_channel
 
-# Pushpin comes back for an idle stream's next part after this long (±25 %): the lease and the
-# stream's slot (api/stream_slots.py) are renewed then. A stream counts for LEASE_LIFETIME
-# after it opened or was last renewed.
-LEASE_SECONDS = 120
-LEASE_LIFETIME = 3 * LEASE_SECONDS
+IDLE_SECONDS = 300  # Pushpin comes back for an idle stream after this long (±25 %)
+# A stream Pushpin holds counts (api/stream_slots.py) this long after its handshake: Pushpin
+# does not tell the app when a client leaves.
+LEASE_LIFETIME = 300
+LEASE_WINDOW = 3600  # leases signed within one window are the same: their expiry is its end
 LEASE_PURPOSE = "cardroom/stream-leases"  # events.signing.HeadSigner.derived_secret
 
 
@@ -38,8 +41,8 @@ def through_pushpin() -> bool:
 
 
 def sign(lease: dict) -> str:
-    lease = {**lease, "expires": int(time.time() + LEASE_LIFETIME)}
-    body = base64.urlsafe_b64encode(json.dumps(lease, separators=(",", ":")).encode())
+    expires = (int(time.time()) // LEASE_WINDOW + 2) * LEASE_WINDOW
+    body = base64.urlsafe_b64encode(json.dumps({**lease, "expires": expires}).encode())
     return f"{body.decode()}.{_mac(body)}"
 
 
@@ -59,30 +62,26 @@ def last_ids() -> dict[str, str]:
     """Where Pushpin says each channel of the stream stands (`Grip-Last`), on a next link."""
     found = {}
     for header in request.headers.getlist("Grip-Last"):
-        name, _, value = header.partition(";")
-        found[name.strip()] = value.strip().removeprefix("last-id=")
+        for entry in header.split(","):
+            name, _, value = entry.partition(";")
+            found[name.strip()] = value.strip().removeprefix("last-id=")
     return found
 
 
 def hold(
-    response: Response,
-    channels: list[tuple[str, int | None]],
-    slot: str,
-    next_link: str,
-    heartbeat: float,
+    response: Response, channels: list[tuple[str, int | None]], next_link: str, heartbeat: float
 ) -> Response:
-    """`channels`: each with the last version sent on it (its prev-id), or None."""
-    for name, prev in [*channels, (stream_channel(slot), 0)]:
+    """`channels`: each with its position (its prev-id), or None."""
+    for name, prev in channels:
         response.headers.add("Grip-Channel", name if prev is None else f"{name}; prev-id={prev}")
     response.headers["Grip-Hold"] = "stream"
     keep_alive = max(1, round(heartbeat))
     response.headers["Grip-Keep-Alive"] = (
         f": keep-alive\\n\\n; format=cstring; timeout={keep_alive}; mode=interval"
     )
-    # An idle stream's renewal; spread, since Pushpin renews together the streams whose next
-    # links share a path and a timeout.
-    timeout = random.randint(3 * LEASE_SECONDS // 4, 5 * LEASE_SECONDS // 4)
-    response.headers["Grip-Link"] = f"<{next_link}>; rel=next; timeout={timeout}"
+    # Spread: Pushpin comes back together for the streams whose links and timeouts are alike.
+    idle = random.randint(3 * IDLE_SECONDS // 4, 5 * IDLE_SECONDS // 4)
+    response.headers["Grip-Link"] = f"<{next_link}>; rel=next; timeout={idle}"
     return response
 
 

@@ -2,8 +2,9 @@
 (workers/stream_publisher.py) through Redis about the streams Pushpin holds.
 
 Each event of a game is published once per viewer channel: one per seat, one for spectators.
-A stream also listens on its credential's channel (seats) and on a channel of its own; a close
-published there ends it. A player's notice stream listens on the player's channel.
+A stream also listens on its credential's channel (seats), and on a channel of its own when it
+must end on time; a close published there ends it. A player's notice stream listens on the
+player's channel.
 """
 
 from __future__ import annotations
@@ -19,17 +20,30 @@ def viewer_channel(game_id: UUID | str, viewer: int | None) -> str:
     return f"game-{game_id}-spectators" if viewer is None else f"game-{game_id}-seat-{viewer}"
 
 
+CREDENTIAL, STREAM, PLAYER = "credential-", "stream-", "player-"
+
+
+def viewer_of(game_id: UUID | str, channel: str) -> tuple[bool, int | None]:
+    """Whether `channel` is a viewer channel of the game, and whose (None: spectators)."""
+    kind = channel.removeprefix(f"game-{game_id}-")
+    if kind == "spectators":
+        return True, None
+    seat = kind.removeprefix("seat-")
+    return (True, int(seat)) if seat != kind and seat.isdigit() else (False, None)
+
+
 def credential_channel(credential: str) -> str:
     """The streams a credential (a token's or a key's hash) opened, through its tickets too."""
-    return f"credential-{credential[:32]}"
+    return f"{CREDENTIAL}{credential}"
 
 
 def player_channel(player_id: UUID | str) -> str:
-    return f"player-{player_id}"
+    return f"{PLAYER}{player_id}"
 
 
 def stream_channel(slot: str) -> str:
-    return f"stream-{slot}"
+    """A stream's own (only when it must end on time, STREAM_MAX_SECONDS)."""
+    return f"{STREAM}{slot}"
 
 
 def watched_key(prefix: str, game_id: UUID | str) -> str:

@@ -33,7 +33,13 @@ from events import metrics
 from events import stream_channels as channels
 from events.credentials import token_hash
 from events.postgres.notifications import GameNotifier
-from events.stream_channels import credential_channel, viewer_channel
+from events.stream_channels import (
+    CREDENTIAL,
+    STREAM,
+    credential_channel,
+    viewer_channel,
+    viewer_of,
+)
 
 MAX_VERSION = 2**31 - 1
 RETRY_SECONDS = 5  # after a stream of the same client ends
@@ -124,10 +130,9 @@ def stream_events(game_id: str):
     lifetime = grip.LEASE_LIFETIME if pushpin else stale_seconds(settings)
     slot = acquired(hub.slots, owners, seat is not None, lifetime)
     if pushpin:
-        told_publisher(slot, game, credential)
-        lease = {"game": str(game), "viewer": seat, "credential": credential,
-                 "slot": slot.id, "counts": list(slot.counts)}  # fmt: skip
-        return _part(lease, after, first=True)
+        return _part(
+            game, seat, credential, after, first=True, own=told_publisher(slot, game, credential)
+        )
     spec = StreamSpec(
         game,
         seat,
@@ -144,15 +149,18 @@ def stream_events(game_id: str):
     return response
 
 
-def told_publisher(slot: Slot, game: UUID | None, credential: str | None) -> None:
+def told_publisher(slot: Slot, game: UUID | None, credential: str | None) -> list[str]:
     """What the stream publisher must know of a stream Pushpin holds: its credential (to end
-    its streams once it no longer acts for its seat), its end (STREAM_MAX_SECONDS)."""
+    its streams once it no longer acts for its seat), and its end (STREAM_MAX_SECONDS), which
+    gives it a channel of its own to close. Returns that channel, if any."""
     svc = services()
     prefix, max_seconds = svc.settings.queue_name, svc.settings.stream_max_seconds
     if game is not None and credential is not None:
         channels.watch(svc.redis, prefix, game, credential)  # type: ignore[arg-type]
-    if max_seconds:
-        channels.end_at(svc.redis, prefix, slot.id, time.time() + max_seconds)  # type: ignore[arg-type]
+    if not max_seconds:
+        return []
+    channels.end_at(svc.redis, prefix, slot.id, time.time() + max_seconds)  # type: ignore[arg-type]
+    return [channels.stream_channel(slot.id)]
 
 
 def _viewer(game: UUID, params: dict) -> tuple[int | None, str | None]:
@@ -167,15 +175,17 @@ def _viewer(game: UUID, params: dict) -> tuple[int | None, str | None]:
     return seat, token_hash(token) if seat is not None and token is not None else None
 
 
-def _part(lease: dict, after: int, first: bool) -> Response:
+def _part(
+    game: UUID, viewer: int | None, credential: str | None, after: int, first: bool, own: list[str]
+) -> Response:
     """What Pushpin sends next on a held stream: the events after `after` (all of them), and
-    the instructions to hold it on; or, once nothing more will come, the end of the stream."""
-    game, viewer = UUID(lease["game"]), lease["viewer"]
+    the instructions to hold it on; or, once nothing more will come, the end of the stream.
+    `own`: the stream's own channels, held on as they are."""
     feed = stream_hub().feeds.of(game)
     text, last, ends = [preamble(after)] if first else [], after, False
     while True:
         reading = feed.read(last, viewer, object())  # a new generation: read the store
-        if reading.ends(lease["credential"]):
+        if reading.ends(credential):
             ends, text = True, []  # its token was rotated or revoked: nothing more for it
             break
         text += [shown for _, shown in reading.events]
@@ -185,26 +195,33 @@ def _part(lease: dict, after: int, first: bool) -> Response:
             break
     response = Response("".join(text), mimetype="text/event-stream", headers=HEADERS)
     if ends:
-        stream_hub().slots.release(Slot(lease["slot"], tuple(lease["counts"])))
         return response
-    channels: list[tuple[str, int | None]] = [(viewer_channel(game, viewer), last)]
-    if lease["credential"] is not None:
-        channels.append((credential_channel(lease["credential"]), None))
-    link = f"/games/{game}/events/stream?lease={grip.sign({**lease, 'after': last})}"
-    heartbeat = services().settings.stream_heartbeat_seconds
-    return grip.hold(response, channels, lease["slot"], link, heartbeat)
+    held: list[tuple[str, int | None]] = [(viewer_channel(game, viewer), last)]
+    if credential is not None:
+        held.append((credential_channel(credential), 0))
+    held += [(name, 0) for name in own]
+    lease = grip.sign({"game": str(game)})
+    link = f"/games/{game}/events/stream?lease={lease}"
+    return grip.hold(response, held, link, services().settings.stream_heartbeat_seconds)
 
 
 def _next_part(game: UUID, token: str) -> Response:
-    """Pushpin, back for a held stream's next part (its next link)."""
+    """Pushpin, back for what a held stream missed. The link is the game's, the same for all
+    its streams (Pushpin batches their updates by link): who the stream shows, where it stands
+    and whose it is are its channels' positions (Grip-Last), as the app held them."""
     lease = grip.verified(token) if grip.through_pushpin() else None
     if lease is None or lease.get("game") != str(game):
         raise Problem("unauthorized", "the lease is unknown, expired, or of another game")
-    channel = viewer_channel(game, lease["viewer"])
-    last = grip.last_ids().get(channel, "")
-    after = int(last) if LAST_EVENT_ID.fullmatch(last) else lease["after"]
-    stream_hub().slots.renew(Slot(lease["slot"], tuple(lease["counts"])), grip.LEASE_LIFETIME)
-    return _part(lease, after, first=False)
+    credential, viewer, last = None, None, ""
+    for name, position in grip.last_ids().items():
+        if name.startswith(CREDENTIAL):
+            credential = name.removeprefix(CREDENTIAL)
+        elif (found := viewer_of(game, name))[0]:
+            viewer, last = found[1], position
+    if not LAST_EVENT_ID.fullmatch(last) or (viewer is not None and credential is None):
+        raise Problem("unauthorized", "the stream's channels are not as the app held them")
+    own = [name for name in grip.last_ids() if name.startswith(STREAM)]
+    return _part(game, viewer, credential, int(last), first=False, own=own)
 
 
 @bp.post("/games/<game_id>/stream-ticket")

@@ -32,14 +32,19 @@ from api.rendering import iso
 from api.requests import query
 from api.schemas.players import NoticeStreamQuery
 from api.services import services
-from api.stream_slots import Slot
 from events import json_text
 from events.credentials import token_hash
 from events.event_text import sse_comment
 from events.players import Players
 from events.postgres.notifications import GameNotifier
 from events.postgres.players import PLAYER_CHANNEL, NoticeRow
-from events.stream_channels import player_channel
+from events.stream_channels import (
+    CREDENTIAL,
+    PLAYER,
+    STREAM,
+    credential_channel,
+    player_channel,
+)
 
 BATCH = 200
 LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
@@ -64,10 +69,8 @@ def my_stream():
     settings = svc.settings
     if grip.through_pushpin():
         slot = acquired(slots, owners, True, grip.LEASE_LIFETIME)
-        told_publisher(slot, None, None)
-        lease = {"player": str(player.id), "credential": token_hash(key), "slot": slot.id,
-                 "counts": list(slot.counts)}  # fmt: skip
-        return _part(lease, after, first=True)
+        own = told_publisher(slot, None, None)
+        return _part(player.id, token_hash(key), after, first=True, own=own)
     lifetime = stale_seconds(settings)
     slot = acquired(slots, owners, True, lifetime)
     body = notice_stream(
@@ -85,34 +88,44 @@ def my_stream():
     return response
 
 
-def _part(lease: dict, after: int, first: bool) -> Response:
+def _part(player: UUID, credential: str, after: int, first: bool, own: list[str]) -> Response:
     """What Pushpin sends next on a held notice stream: every notice after `after`, read with
-    the key's validity in one statement; a hint on the player's channel brings Pushpin back."""
-    player = UUID(lease["player"])
+    the key's validity in one statement. A hint on the player's channel, which never follows
+    the position held there, brings Pushpin back for more."""
     text, last = [preamble(after, "notices after")] if first else [], after
     while True:
-        valid, notices = services().players.notices_for_credential(
-            player, lease["credential"], last, BATCH
-        )
+        players = services().players
+        valid, notices = players.notices_for_credential(player, credential, last, BATCH)
         if not valid:  # the key was rotated: nothing more for it
-            stream_hub().slots.release(Slot(lease["slot"], tuple(lease["counts"])))
             return Response("", mimetype="text/event-stream", headers=HEADERS)
         text += [_frame(notice) for notice in notices]
         last = notices[-1].number if notices else last
         if len(notices) < BATCH:
             break
     response = Response("".join(text), mimetype="text/event-stream", headers=HEADERS)
-    link = f"/me/stream?lease={grip.sign({**lease, 'after': last})}"
-    heartbeat = services().settings.stream_heartbeat_seconds
-    return grip.hold(response, [(player_channel(player), None)], lease["slot"], link, heartbeat)
+    held: list[tuple[str, int | None]] = [(player_channel(player), last)]
+    held.append((credential_channel(credential), 0))
+    held += [(name, 0) for name in own]
+    link = f"/me/stream?lease={grip.sign({'notices': True})}"
+    return grip.hold(response, held, link, services().settings.stream_heartbeat_seconds)
 
 
 def _next_part(token: str) -> Response:
+    """Pushpin, back for a notice stream: whose it is and where it stands are its channels'
+    positions (Grip-Last); the link is the same for every notice stream."""
     lease = grip.verified(token) if grip.through_pushpin() else None
-    if lease is None or "player" not in lease:
+    if lease is None or "notices" not in lease:
         raise Problem("unauthorized", "the lease is unknown or expired")
-    stream_hub().slots.renew(Slot(lease["slot"], tuple(lease["counts"])), grip.LEASE_LIFETIME)
-    return _part(lease, lease["after"], first=False)
+    credential, player, last = None, None, ""
+    for name, position in grip.last_ids().items():
+        if name.startswith(CREDENTIAL):
+            credential = name.removeprefix(CREDENTIAL)
+        elif name.startswith(PLAYER):
+            player, last = name.removeprefix(PLAYER), position
+    if credential is None or player is None or not last.isdigit():
+        raise Problem("unauthorized", "the stream's channels are not as the app held them")
+    own = [name for name in grip.last_ids() if name.startswith(STREAM)]
+    return _part(UUID(player), credential, int(last), first=False, own=own)
 
 
 def notice_stream(

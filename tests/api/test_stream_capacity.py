@@ -15,7 +15,10 @@ HUMANS = [{"kind": "human", "name": name} for name in ("Ana", "Bo", "Cy")]
 
 
 def test_every_stream_of_a_game_gets_each_event_from_one_shared_read(settings):
-    with serving(dataclasses.replace(settings, stream_heartbeat_seconds=HEARTBEAT)) as url:
+    many = dataclasses.replace(
+        settings, stream_heartbeat_seconds=HEARTBEAT, max_streams_per_client=0
+    )
+    with serving(many) as url:
         created = new_game(url, HUMANS)
         tokens = [t["token"] for t in created["tokens"]]
         streams = [Stream(f"{url}/games/{created['id']}/events/stream") for _ in range(12)]

@@ -3,6 +3,7 @@ Redis, with one worker publishing to both Pushpins (docs/scaling.md)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import subprocess
 from collections.abc import Iterator
@@ -35,6 +36,7 @@ class Node:
 
 @pytest.fixture(scope="module")
 def nodes(settings, tmp_path_factory) -> Iterator[list[Node]]:
+    settings = dataclasses.replace(settings, queue_name=f"{settings.queue_name}-nodes")
     with ExitStack() as stack:
         found, setups = [], []
         for name in ("a", "b"):
@@ -59,7 +61,10 @@ def kill_with_children(pid: int) -> None:
     process groups of their own)."""
     process = psutil.Process(pid)
     for each in [*process.children(recursive=True), process]:
-        each.kill()
+        try:
+            each.kill()
+        except psutil.NoSuchProcess:  # it ended as the others did
+            pass
     psutil.wait_procs([process], timeout=5)
 
 
