@@ -76,7 +76,7 @@ from domain.templates import action_from_template  # noqa: E402
 
 GOAL_P95_MS = 100.0
 GOAL_CAPACITY_P95_MS = 250.0  # delivery, with all the streams open
-GOAL_POST_P99_RATIO = 1.5  # POST p99 with the streams (or slow clients) / without
+GOAL_POST_P99_RATIO = 2.0  # POST p99 with the streams (or slow clients) / without
 REPLACEMENT_WINDOW_S = 2.0  # after a game's replacement: its end, the new game, its streams
 GOAL_RSS_BYTES = 2 * 1024**3  # every server process together, with all the streams open
 

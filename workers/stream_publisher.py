@@ -107,9 +107,7 @@ def game_items(game_id: UUID, first: int | None) -> list[dict]:
             items.append(_item(viewer_channel(game_id, viewer), stored.version, text))
     if read.events and read.events[-1].version == read.version:
         if read.table.status == "finished":
-            for viewer in viewers:
-                close = _close(viewer_channel(game_id, viewer))
-                items.append({**close, "prev-id": str(read.version)})
+            items += [_close(viewer_channel(game_id, viewer), read.version) for viewer in viewers]
     elif read.events:  # more than a batch: the rest, in order
         items += game_items(game_id, read.events[-1].version + 1)
     return items
@@ -144,8 +142,11 @@ def _item(channel: str, version: int, text: str) -> dict:
     }
 
 
-def _close(channel: str) -> dict:
-    return {"channel": channel, "formats": {"http-stream": {"action": "close"}}}
+def _close(channel: str, after: int = 0) -> dict:
+    """A close that follows the position the API held the channel at (`prev-id`: a stream's
+    own and its credential's are held at 0, a viewer's at the last version sent)."""
+    close = {"http-stream": {"action": "close"}}
+    return {"channel": channel, "prev-id": str(after), "formats": close}
 
 
 def items_for(notes: Iterable[psycopg.Notify]) -> list[dict]:

@@ -9,6 +9,7 @@ import time
 
 import requests
 
+from tests.api.real_server import pushpin_serving
 from tests.api.test_event_stream import HEARTBEAT, Stream, act, new_game, serving
 
 HUMANS = [{"kind": "human", "name": name} for name in ("Ana", "Bo", "Cy")]
@@ -94,3 +95,18 @@ def _count_calls(target: object, name: str):
 
     setattr(target, name, counted)
     return lambda: len(calls)
+
+
+def test_a_stream_pushpin_holds_ends_when_its_time_is_up(settings, tmp_path):
+    # Given Pushpin in front, and streams that may last two seconds
+    environment = {"STREAM_HEARTBEAT_SECONDS": "15", "STREAM_MAX_SECONDS": "2"}
+    with pushpin_serving(settings, tmp_path, RATE_LIMITS="off", **environment) as front:
+        created = new_game(front.url, HUMANS)
+        started = time.monotonic()
+        stream = Stream(f"{front.url}/games/{created['id']}/events/stream")
+        # When nothing happens at the table
+        list(stream.messages())  # until the publisher's close ends it
+        lasted = time.monotonic() - started
+        stream.close()
+    # Then the stream ends on time (the publisher looks every second), not at a heartbeat
+    assert 1.9 <= lasted < 4.0, f"the stream lasted {lasted:.2f} s"
