@@ -44,11 +44,15 @@ class StreamSlots:
         # Spectators may hold at least one, and one less than all.
         self._watching = max(1, capacity - max(1, round(capacity * share)))
 
-    def acquire(self, owners: Sequence[str], seated: bool, lifetime: float) -> Slot | str:
+    def acquire(
+        self, owners: Sequence[str], seated: bool, lifetime: float, in_all: bool = True
+    ) -> Slot | str:
         """A slot for a new stream of these owners (address, credential), counting for
         `lifetime` seconds unless renewed; or why not: "client" (an owner holds as many as the
-        cap allows) or "server" (all the streams there may be, or the spectators' share)."""
-        slot = Slot(uuid.uuid4().hex, (*owners, SEATED if seated else WATCHING))
+        cap allows) or "server" (all the streams there may be, or the spectators' share).
+        `in_all`: whether it counts in all (False: only its owners')."""
+        kind = (SEATED if seated else WATCHING,) if in_all else ()
+        slot = Slot(uuid.uuid4().hex, (*owners, *kind))
         now = time.time()
         try:
             with self._redis.pipeline() as pipe:
@@ -65,9 +69,9 @@ class StreamSlots:
         refusal = None
         if self._per_client > 0 and any(size > self._per_client for size in sizes[:-2]):
             refusal = "client"
-        elif seated_now + watching_now > self._capacity:
+        elif in_all and seated_now + watching_now > self._capacity:
             refusal = "server"
-        elif not seated and watching_now > self._watching:
+        elif in_all and not seated and watching_now > self._watching:
             refusal = "server"
         if refusal is not None:
             self.release(slot)  # added first, then counted: two racing both back off

@@ -30,8 +30,8 @@ class PushpinSetup:
     port: int  # where clients connect
     origin: str  # host:port of the API
     control_port: int  # the control API: publish, recover
+    max_connections: int = 50_000  # Pushpin's capacity: client connections, streams or not
     host: str = "127.0.0.1"  # what the client port and the control API listen on
-    max_connections: int = 50_000
 
     @property
     def control_url(self) -> str:

@@ -23,7 +23,7 @@ from embedded.common import log
 from embedded.procs import StopSignal, Supervised, terminate
 from embedded.services import Services, ensure_services
 from events.metrics import fresh_directory
-from events.settings import Settings, settings_or_exit
+from events.settings import CONNECTIONS_BEYOND_STREAMS, Settings, settings_or_exit
 
 HOST = "127.0.0.1"
 START_TIMEOUT = 60.0
@@ -48,7 +48,9 @@ def pushpin_setup(settings: Settings) -> pushpin.PushpinSetup | None:
         return None
     directory = Path(settings.data_dir).resolve() / "pushpin"
     origin = f"{HOST}:{settings.port + 1}"
-    return pushpin.PushpinSetup(directory, settings.port, origin, settings.port + 2)
+    # Pushpin's own limit is the capacity: it holds MAX_STREAMS, and connections beyond them
+    connections = settings.max_streams + CONNECTIONS_BEYOND_STREAMS
+    return pushpin.PushpinSetup(directory, settings.port, origin, settings.port + 2, connections)
 
 
 def worker_commands(settings: Settings) -> list[list[str]]:

@@ -96,10 +96,12 @@ def stale_seconds(settings) -> float:
     return max(STALE_SECONDS, 4 * settings.stream_heartbeat_seconds)
 
 
-def acquired(slots: StreamSlots, owners: list[str], seated: bool, lifetime: float) -> Slot:
+def acquired(slots: StreamSlots, owners: list[str], seated: bool, pushpin: bool) -> Slot:
     """A slot, or the problem that refuses the stream: 429 past a client's cap, 503 past the
-    server's."""
-    slot = slots.acquire(owners, seated, lifetime)
+    server's. A stream Pushpin holds counts for LEASE_LIFETIME, in its owners' counts alone:
+    Pushpin does not say when it ends, and its own limit bounds what it holds."""
+    lifetime = grip.LEASE_LIFETIME if pushpin else stale_seconds(services().settings)
+    slot = slots.acquire(owners, seated, lifetime, in_all=not pushpin)
     if slot == "client":
         metrics.RATE_LIMITED.labels("streams-per-client").inc()
         cap = services().settings.max_streams_per_client
@@ -127,8 +129,7 @@ def stream_events(game_id: str):
     settings = services().settings
     hub = stream_hub()
     pushpin = grip.through_pushpin()
-    lifetime = grip.LEASE_LIFETIME if pushpin else stale_seconds(settings)
-    slot = acquired(hub.slots, owners, seat is not None, lifetime)
+    slot = acquired(hub.slots, owners, seat is not None, pushpin)
     if pushpin:
         return _part(
             game, seat, credential, after, first=True, own=told_publisher(slot, game, credential)
@@ -141,6 +142,7 @@ def stream_events(game_id: str):
         settings.stream_max_seconds,
         credential,
     )
+    lifetime = stale_seconds(settings)
     renew = lambda: hub.slots.renew(slot, lifetime)  # noqa: E731
     body = event_stream(spec, hub.feeds.of(game), hub.notifier, renew)
     response = Response(body, mimetype="text/event-stream", headers=HEADERS)

@@ -68,11 +68,11 @@ def my_stream():
     slots = stream_hub().slots
     settings = svc.settings
     if grip.through_pushpin():
-        slot = acquired(slots, owners, True, grip.LEASE_LIFETIME)
+        slot = acquired(slots, owners, True, pushpin=True)
         own = told_publisher(slot, None, None)
         return _part(player.id, token_hash(key), after, first=True, own=own)
     lifetime = stale_seconds(settings)
-    slot = acquired(slots, owners, True, lifetime)
+    slot = acquired(slots, owners, True, pushpin=False)
     body = notice_stream(
         player.id,
         key,
