@@ -60,6 +60,7 @@ class Watcher(threading.Thread):
     def _read(self, url: str) -> None:
         headers = {"Last-Event-ID": str(self.versions[-1])} if self.versions else {}
         path = f"{url}/games/{self.game_id}/events/stream"
+        opened = time.time()  # events recorded before are the backlog, not a delivery
         with requests.get(path, headers=headers, stream=True, timeout=30) as response:
             for line in response.iter_lines():
                 if self.stopping:
@@ -68,7 +69,8 @@ class Watcher(threading.Thread):
                     event = json.loads(line[6:])
                     self.versions.append(event["version"])
                     recorded = datetime.fromisoformat(event["recorded_at"].replace("Z", "+00:00"))
-                    self.latencies.append(time.time() - recorded.timestamp())
+                    if recorded.timestamp() >= opened:
+                        self.latencies.append(time.time() - recorded.timestamp())
 
 
 def kill_pushpin(port: int) -> None:
@@ -77,7 +79,10 @@ def kill_pushpin(port: int) -> None:
         cmdline = " ".join(proc.info["cmdline"] or [])
         if "pushpin --config" in cmdline and f":{port}\n" in _config(cmdline):
             for each in [*proc.children(recursive=True), proc]:
-                each.kill()
+                try:
+                    each.kill()
+                except psutil.NoSuchProcess:  # it ended as the others did
+                    pass
 
 
 def _config(cmdline: str) -> str:
@@ -100,7 +105,8 @@ def main() -> int:
                 "MAX_STREAMS_PER_CLIENT": "0"}  # fmt: skip
     with started_service(settings) as node_a:
         port_a = int(node_a.url.rsplit(":", 1)[1])
-        with second_api(node_a, {"TRUSTED_PROXIES": "1", "RATE_LIMITS": "off"}) as api_b:
+        settings_b = {"TRUSTED_PROXIES": "1", "RATE_LIMITS": "off", "MAX_STREAMS_PER_CLIENT": "0"}
+        with second_api(node_a, settings_b) as api_b:
             directory = Path(tempfile.mkdtemp(prefix="cardroom-pushpin-b-"))
             setup = PushpinSetup(directory, free_port(), api_b.split("//")[1], control_b)
             quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
@@ -115,7 +121,7 @@ def main() -> int:
 
 def run(args: argparse.Namespace, node_a: str, node_b: str, port_a: int) -> int:
     _wait_up(node_b)
-    play = PacedPlay(node_b, "trick_and_snipers", "basic", args.pace, 4)
+    play = PacedPlay(node_b, "trick_and_snipers", "basic", args.pace, 4, seed=1)
     tables = play.create_tables(args.games)
     latencies: list[float] = []
     watchers = [
