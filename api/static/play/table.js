@@ -88,6 +88,7 @@ class TablePage {
   }
 
   follow() {
+    if (this.stopped) return; // the reader left: a late re-read must not reopen the stream
     const after = table.events.length ? table.events[table.events.length - 1].version : 0;
     this.stream = new LiveStream(this.gameId, this.token, {
       after,
@@ -97,6 +98,7 @@ class TablePage {
       },
       onGap: () => this.fillGap(),
       onState: (state) => {
+        if (this.stopped) return; // a stream closing as the page goes: its elements are gone
         if (state === "live") reachable();
         if (state === "reconnecting") streamDown();
         const live = this.root.querySelector("#live");
@@ -297,7 +299,7 @@ class TablePage {
 
   render() {
     const view = table.view;
-    if (!view) return;
+    if (!view || this.stopped) return; // a reply that lands after the reader left draws nothing
     const root = this.root.querySelector("#table");
     const focused = document.activeElement && document.activeElement.closest?.("#table") ? document.activeElement : null;
     const focusKey = !focused ? null
