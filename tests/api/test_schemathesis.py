@@ -81,9 +81,10 @@ def in_process_sends_without_socket_settings(monkeypatch):
 
 
 def offline_names(host: str, port: int) -> list[str]:
-    """A name table in place of DNS, which a CI machine may lack: the schema's examples name
-    hosts (app.example.com) that a client would register, and registering one only looks it
-    up. Every name is loopback, which the suite's server allows, so nothing leaves the box."""
+    """A name table in place of DNS, which a CI machine may lack: the schema's example names a
+    host under `.example` (reserved, it never resolves), which registering only looks up. Here
+    every name is loopback, which the suite's server allows; a worker looks names up for real,
+    so a ping to the example goes nowhere, on any machine."""
     return ["127.0.0.1"]
 
 
