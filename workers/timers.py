@@ -10,11 +10,10 @@ import threading
 from datetime import UTC, datetime
 
 from events.postgres import turn_timers
-from workers import context
+from workers import context, periodic
 
 log = logging.getLogger("cardroom.timers")
 POLL_SECONDS = 0.2  # the lag a deadline may wait to be noticed, at most
-RETRY_FIRST, RETRY_MAX = 0.5, 10.0  # seconds before polling again after a failure
 
 
 def fire_due_timers(limit: int = 200) -> int:
@@ -32,25 +31,10 @@ def fire_due_timers(limit: int = 200) -> int:
 
 
 def fire_forever(stop: threading.Event, every: float = POLL_SECONDS) -> None:
-    """Polls until stopped. While the database is unreachable it tries again after 0.5 s,
-    doubling to 10 s, rather than logging a failure five times a second."""
-    delay = RETRY_FIRST
-    while not stop.is_set():
-        try:
-            while fire_due_timers() > 0:
-                pass
-        except Exception as error:
-            log.warning(
-                "the timer sweep failed (%s: %s); retrying in %.1f s",
-                type(error).__name__,
-                error,
-                delay,
-                exc_info=delay == RETRY_FIRST,  # the whole trace once per outage
-            )
-            stop.wait(delay)
-            delay = min(RETRY_MAX, delay * 2)
-            continue
-        if delay > RETRY_FIRST:
-            log.warning("the timer sweep works again")
-            delay = RETRY_FIRST
-        stop.wait(every)
+    """Polls until stopped, firing every turn that has run out at each poll."""
+
+    def sweep() -> None:
+        while fire_due_timers() > 0:
+            pass
+
+    periodic.repeat(stop, sweep, every, "the timer sweep", log)
