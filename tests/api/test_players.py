@@ -144,10 +144,11 @@ def test_a_new_key_ends_the_old_one_at_once(client):
 def test_the_inbox_lists_my_tables_and_which_wait_for_me(client):
     # Given two tables of Ada's: one where she must pass, one where she passed already
     ada = new_player(client)
+    # (no bots: a worker of the session could move a table between her action and her read)
     waiting = create_game(client, "trick_and_snipers", [me(), {"kind": "human", "name": "x"},
-                          bot()], headers=auth(ada["key"]))  # fmt: skip
+                          {"kind": "human", "name": "z"}], headers=auth(ada["key"]))  # fmt: skip
     moved = create_game(client, "trick_and_snipers", [me(), {"kind": "human", "name": "y"},
-                        bot()], headers=auth(ada["key"]))  # fmt: skip
+                        {"kind": "human", "name": "z"}], headers=auth(ada["key"]))  # fmt: skip
     act_first_legal(client, moved["id"], ada["key"], random.Random(2))
     # When she reads her inbox
     everything = client.get("/me/games", headers=auth(ada["key"])).get_json()
