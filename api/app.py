@@ -23,7 +23,6 @@ from api.metrics import CountedCommands, install_metrics
 from api.problems import register_error_handlers
 from api.request_log import install_request_log
 from api.services import Services
-from api.stream_handoff import StreamHandoffMiddleware, handoff_socket_paths
 from events import logs
 from events.bootstrap import bootstrap
 from events.settings import Settings, load_settings
@@ -96,7 +95,4 @@ def create_app(settings: Settings | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
     install_request_log(app)
     install_metrics(app)  # not rate-limited: registered after install_limits tagged the views
-    # Outermost: it sees the headers every hook above added to a stream it hands off.
-    paths = handoff_socket_paths(settings.stream_processes)
-    app.wsgi_app = StreamHandoffMiddleware(app.wsgi_app, paths)  # type: ignore[method-assign]
     return app

@@ -1,5 +1,5 @@
-"""How the processes that hold streams collect garbage: the gunicorn workers and the stream
-processes (api/stream_server.py). Imports nothing of the app: gunicorn's master reads it."""
+"""How the gunicorn workers, which may hold thousands of streams, collect garbage. Imports
+nothing of the app: gunicorn's master reads it."""
 
 from __future__ import annotations
 

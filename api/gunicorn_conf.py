@@ -13,10 +13,8 @@ import atexit
 import os
 import shutil
 import tempfile
-from functools import partial
 from typing import Any
 
-from api import stream_capacity, stream_process
 from api.garbage import collect_garbage_rarely
 from events.settings import settings_or_exit
 
@@ -43,16 +41,6 @@ def _metrics_directory() -> None:
 
 
 _metrics_directory()
-# What the master, its workers and the stream process share (api/stream_process.py).
-_runtime = stream_process.runtime_directory()
-# MAX_STREAMS is the server's, whichever worker the kernel hands a stream to: the master maps
-# the counts before it forks, each worker writes its own row, and the stream process maps them
-# from their file (api/stream_capacity.py).
-_stream_counts = stream_capacity.SERVER_COUNTS = stream_capacity.StreamCounts(
-    path=stream_process.counts_path(_runtime)
-)
-_streams: list[stream_process.StreamProcess] = []
-
 # gevent, answering what gunicorn refuses itself as problem+json (api/gunicorn_worker.py).
 worker_class = "api.gunicorn_worker.ProblemWorker"
 # Secrets redacted from whatever of a request gunicorn's log lines quote (api/gunicorn_log.py).
@@ -67,36 +55,9 @@ keepalive = 5
 control_socket_disable = True
 
 
-def when_ready(server: Any) -> None:
-    """Open streams live in processes of their own, beside the workers (STREAM_PROCESSES)."""
-    for index in range(_settings.stream_processes):
-        row = stream_capacity.stream_row(index)
-        started = stream_process.StreamProcess(_runtime, index, partial(_stream_counts.forget, row))
-        started.start()
-        _streams.append(started)
-
-
-def on_exit(server: Any) -> None:
-    """The stream processes end their streams cleanly and exit with the server."""
-    for streams in _streams:
-        streams.stop()
-    for streams in _streams:
-        streams.wait(graceful_timeout)
-    shutil.rmtree(_runtime, ignore_errors=True)
-
-
-def pre_fork(server: Any, worker: Any) -> None:
-    worker.stream_row = _stream_counts.assign()
-
-
-def post_fork(server: Any, worker: Any) -> None:
-    _stream_counts.row = worker.stream_row
-
-
 def child_exit(server: Any, worker: Any) -> None:
-    """In the master: the streams of a worker that exited (even killed) stop counting, and so
-    do its live gauges (its counters and histograms stay in the sums, as they should)."""
-    _stream_counts.forget(worker.stream_row)
+    """In the master: the live gauges of a worker that exited (even killed) stop counting (its
+    counters and histograms stay in the sums, as they should)."""
     from prometheus_client import multiprocess
 
     from events.metrics import process_id

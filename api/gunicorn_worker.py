@@ -28,8 +28,6 @@ from gunicorn.http import errors
 from gunicorn.http import wsgi as gunicorn_wsgi
 from gunicorn.workers.ggevent import GeventWorker
 
-from api.stream_handoff import HandedOff  # stdlib only
-
 # After answering, read (and drop) what the client is still sending, for this long at most and
 # this much at most: closing a socket with unread input resets the connection, and the client
 # may then lose the answer before reading it (RFC 9112, section 9.6).
@@ -131,13 +129,6 @@ def response_bytes(refusal: Refusal) -> bytes:
 
 
 class ProblemWorker(GeventWorker):
-    def is_already_handled(self, respiter: Any) -> bool:
-        """A stream handed to the stream process (api/stream_handoff.py): close this worker's
-        descriptor of the connection, writing nothing; the stream process holds it open."""
-        if isinstance(respiter, HandedOff):
-            raise StopIteration()
-        return super().is_already_handled(respiter)
-
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         started = datetime.now()
         addr = addr or ("", -1)  # a unix socket

@@ -140,9 +140,16 @@ def _limits(limiter: Limiter, settings: Settings, kind: str) -> Callable:
         lambda: per_token if _has_token() else per_address,
         key_func=lambda: token_key() if _has_token() else client_address(),
         scope=kind,
+        exempt_when=_pushpin_coming_back,
         on_breach=lambda _: _count_breach(f"{kind}-per-token" if _has_token() else
                                           f"{kind}-per-address"),
     )  # fmt: skip
+
+
+def _pushpin_coming_back() -> bool:
+    """Pushpin asking a held stream's next link (api/stream_grip.py): the client's stream was
+    counted when it opened, and a forged lease is refused at once."""
+    return "lease" in request.args and "Grip-Sig" in request.headers
 
 
 def _count_breach(limit: str) -> None:

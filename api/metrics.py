@@ -17,12 +17,13 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, request
+import redis
+from flask import Blueprint, Flask, Response, request
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from api import stream_capacity
+from api.games.stream import stream_slots
 from api.problems import problem_response
 from api.request_log import STARTED
 from api.services import services
@@ -58,8 +59,11 @@ class LiveFigures(Collector):
     What cannot be read is left out, so an alert on a missing series fires."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        yield _open_streams()
         svc = services()
+        try:
+            yield _open_streams()
+        except redis.RedisError:
+            log.warning("the stream counts could not be read for /metrics")
         try:
             with svc.pool.connection(timeout=2) as conn:
                 lag, unfinished = outbox.lag(conn)
@@ -92,19 +96,17 @@ class LiveFigures(Collector):
 
 
 def _open_streams() -> GaugeMetricFamily:
-    """Every API process's streams: gunicorn's master maps their counts before it forks
-    (api/stream_capacity.py); under the Flask test client, this process's own."""
+    """Every stream open now, as the stream counts in Redis hold them (api/stream_slots.py):
+    those of every API process, and those Pushpin holds."""
     family = GaugeMetricFamily(
         "cardroom_streams_open",
         "Event streams open now, over the API processes.",
         labels=["viewer"],
     )
-    counts = stream_capacity.SERVER_COUNTS
-    if counts is None:
-        hub = current_app.extensions.get("cardroom_streams")
-        counts = hub.capacity._counts if hub is not None else None  # noqa: SLF001 (its own)
-    family.add_metric(["seat"], sum(counts.seated) if counts is not None else 0)
-    family.add_metric(["spectator"], sum(counts.watching) if counts is not None else 0)
+    svc = services()
+    seated, watching = stream_slots(svc.settings, svc.redis).open_streams()
+    family.add_metric(["seat"], seated)
+    family.add_metric(["spectator"], watching)
     return family
 
 

@@ -6,32 +6,17 @@ from datetime import datetime
 from uuid import UUID
 
 from api.services import services
-from domain.decider import Event
 from domain.table import Table
-from domain.table_view import event_data_for, view_table
+from domain.table_view import view_table
 from events.chain import timestamp
-from events.folding import decode
-from events.postgres.store import StoredEvent
+from events.event_text import event_json as render_event
+
+__all__ = ["iso", "render_event", "render_game"]
 
 
 def iso(moment: datetime) -> str:
     """One spelling of a moment everywhere, the one the hash chain covers."""
     return timestamp(moment)
-
-
-def render_event(
-    table: Table, stored: StoredEvent, viewer: int | None, event: Event | None = None
-) -> dict:
-    """`table` is the game now: once it is finished every event is shown in full."""
-    finished = table.status == "finished"
-    event = event or decode(table.game_type.id, stored)
-    return {
-        "version": stored.version,
-        "type": stored.type,
-        "seat": stored.seat,
-        "recorded_at": iso(stored.recorded_at),
-        "data": event_data_for(event, viewer, finished),
-    }
 
 
 def render_game(

@@ -1,10 +1,14 @@
-"""Open event streams per client address and per token (MAX_STREAMS_PER_CLIENT), counted in
-Redis so that every API process sees the same count: one client cannot take every stream.
+"""Open event streams, counted in Redis so that every API process (and node) sees the same
+counts: per client address and per credential (MAX_STREAMS_PER_CLIENT: one client cannot take
+every stream), and in all, seated and spectating (MAX_STREAMS, of which spectators may hold
+only their share).
 
-Each open stream is a member of a sorted set per key, scored by when it was last seen alive; a
-stream refreshes its score at each heartbeat, so the entry of a process that died goes stale and
-stops counting. Should Redis be unreachable, streams are not capped meanwhile (logged): a cap is
-a defence, not what streams need to work.
+Each open stream is a member of a sorted set per count, scored by when it stops counting unless
+renewed: a stream served by a worker renews at each heartbeat, one that Pushpin holds when
+Pushpin asks for its next part. The streams of a process or a Pushpin that died stop counting
+once their time is past. Two streams opening at the same instant may each pass a cap by one.
+Should Redis be unreachable, streams are not counted meanwhile (logged): a cap is a defence,
+not what streams need to work.
 """
 
 from __future__ import annotations
@@ -12,86 +16,95 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import redis
 
 log = logging.getLogger("cardroom.streams")
-STALE_SECONDS = 60.0  # a stream not seen alive for this long no longer counts
+SEATED, WATCHING = "all-seated", "all-watching"
+KEY_SECONDS = 3600  # a count no stream joined or renewed for this long is dropped whole
+
+
+@dataclass(frozen=True)
+class Slot:
+    id: str
+    counts: tuple[str, ...]  # the counts it is in: its owners', then SEATED or WATCHING
 
 
 class StreamSlots:
-    def __init__(self, connection: redis.Redis, prefix: str, cap: int, heartbeat: float) -> None:
+    def __init__(
+        self, connection: redis.Redis, prefix: str, per_client: int, capacity: int, share: float
+    ) -> None:
+        """`share`: of `capacity`, what only seats may take (STREAM_SEAT_SHARE)."""
         self._redis = connection
         self._prefix = prefix
-        self._cap = cap
-        self._stale = max(STALE_SECONDS, 4 * heartbeat)
+        self._per_client = per_client
+        self._capacity = capacity
+        # Spectators may hold at least one, and one less than all.
+        self._watching = max(1, capacity - max(1, round(capacity * share)))
 
-    def acquire(self, owners: Sequence[str]) -> str | None:
-        """A slot for a new stream of these owners (address, token), or None when one of them
-        has as many open as the cap allows."""
-        stream = uuid.uuid4().hex
-        if self._cap <= 0:
-            return stream
-        try:
-            return stream if self._try(stream, owners) else None
-        except redis.RedisError as error:
-            log.warning("stream caps unavailable (%s); this stream is not counted", error)
-            return stream
-
-    def _try(self, stream: str, owners: Sequence[str]) -> bool:
+    def acquire(
+        self, owners: Sequence[str], seated: bool, lifetime: float, in_all: bool = True
+    ) -> Slot | str:
+        """A slot for a new stream of these owners (address, credential), counting for
+        `lifetime` seconds unless renewed; or why not: "client" (an owner holds as many as the
+        cap allows) or "server" (all the streams there may be, or the spectators' share).
+        `in_all`: whether it counts in all (False: only its owners')."""
+        kind = (SEATED if seated else WATCHING,) if in_all else ()
+        slot = Slot(uuid.uuid4().hex, (*owners, *kind))
         now = time.time()
-        keys = [self._key(owner) for owner in owners]
+        try:
+            with self._redis.pipeline() as pipe:
+                for count in (*owners, SEATED, WATCHING):
+                    pipe.zremrangebyscore(self._key(count), "-inf", now)
+                self._add(pipe, slot, now + lifetime)
+                for count in (*owners, SEATED, WATCHING):
+                    pipe.zcard(self._key(count))
+                sizes = pipe.execute()[-len(owners) - 2 :]
+        except redis.RedisError as error:
+            log.warning("stream counts unavailable (%s); this stream is not counted", error)
+            return slot
+        seated_now, watching_now = sizes[-2:]
+        refusal = None
+        if self._per_client > 0 and any(size > self._per_client for size in sizes[:-2]):
+            refusal = "client"
+        elif in_all and seated_now + watching_now > self._capacity:
+            refusal = "server"
+        elif in_all and not seated and watching_now > self._watching:
+            refusal = "server"
+        if refusal is not None:
+            self.release(slot)  # added first, then counted: two racing both back off
+            return refusal
+        return slot
+
+    def renew(self, slot: Slot, lifetime: float) -> None:
+        self._each(lambda pipe: self._add(pipe, slot, time.time() + lifetime, renew=True))
+
+    def release(self, slot: Slot) -> None:
+        self._each(lambda pipe: [pipe.zrem(self._key(count), slot.id) for count in slot.counts])
+
+    def open_streams(self) -> tuple[int, int]:
+        """(seated, spectating) streams open now, for /metrics."""
+        now = time.time()
         with self._redis.pipeline() as pipe:
-            for key in keys:
-                pipe.zremrangebyscore(key, "-inf", now - self._stale)
-                pipe.zadd(key, {stream: now})
-                pipe.zcard(key)
-                pipe.expire(key, int(self._stale) + 1)
-            counts = pipe.execute()[2::4]
-        if all(count <= self._cap for count in counts):
-            return True
-        self.release(stream, owners)  # added first, then counted: two racing both back off
-        return False
+            for count in (SEATED, WATCHING):
+                pipe.zcount(self._key(count), now, "+inf")
+            seated, watching = pipe.execute()
+        return seated, watching
 
-    def refresh(self, stream: str, owners: Sequence[str]) -> None:
-        self.refresh_many([(stream, owners)])
+    def _add(self, pipe, slot: Slot, until: float, renew: bool = False) -> None:
+        for count in slot.counts:
+            pipe.zadd(self._key(count), {slot.id: until}, xx=renew)
+            pipe.expire(self._key(count), KEY_SECONDS)
 
-    def refresh_many(self, streams: Iterable[tuple[str, Sequence[str]]]) -> None:
-        """Marks these (stream, owners) alive now, in one round trip with one ZADD per owner: a
-        stream process refreshes all its streams at once, where a call per stream was a Redis
-        round trip per stream per heartbeat."""
-        if self._cap <= 0:
-            return
-        now = time.time()
-        by_key: dict[str, dict[str, float]] = defaultdict(dict)
-        for stream, owners in streams:
-            for owner in owners:
-                by_key[self._key(owner)][stream] = now
-        if not by_key:
-            return
+    def _each(self, commands) -> None:
         try:
             with self._redis.pipeline() as pipe:
-                for key, scores in by_key.items():
-                    pipe.zadd(key, scores, xx=True)
+                commands(pipe)
                 pipe.execute()
         except redis.RedisError as error:
-            log.warning("stream caps unavailable: %s", error)
+            log.warning("stream counts unavailable: %s", error)
 
-    def release(self, stream: str, owners: Sequence[str]) -> None:
-        self._each(owners, lambda pipe, key: pipe.zrem(key, stream))
-
-    def _each(self, owners: Sequence[str], command) -> None:
-        if self._cap <= 0:
-            return
-        try:
-            with self._redis.pipeline() as pipe:
-                for owner in owners:
-                    command(pipe, self._key(owner))
-                pipe.execute()
-        except redis.RedisError as error:
-            log.warning("stream caps unavailable: %s", error)
-
-    def _key(self, owner: str) -> str:
-        return f"{self._prefix}:{owner}"
+    def _key(self, count: str) -> str:
+        return f"{self._prefix}:{count}"

@@ -452,7 +452,7 @@ def _run_rounds(
 
     def cardroom_procs() -> list[psutil.Process]:
         return server_procs.app_processes(
-            markers=("api.wsgi:app", "api.stream_server", "-m workers")
+            markers=("api.wsgi:app", "-m workers", "pushpin", "condure", "zurl")
         )
 
     def postgres() -> list[psutil.Process]:

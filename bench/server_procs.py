@@ -10,8 +10,9 @@ from typing import TypeVar
 import psutil
 
 T = TypeVar("T")
-# The API (gunicorn's master and workers, and the stream process) and the RQ workers.
-APP_MARKERS = ("gunicorn", "api.stream_server", "-m workers")
+# The API (gunicorn's master and workers), the RQ workers, and Pushpin (its runner, condure,
+# zurl, proxy and handler) when it is in front.
+APP_MARKERS = ("gunicorn", "-m workers", "pushpin", "condure", "zurl")
 
 
 def descendants(pid: int | None = None) -> list[psutil.Process]:

@@ -46,6 +46,9 @@ def started_service(settings: dict[str, str] | None = None) -> Iterator[Service]
     port = free_port()
     env = dict(os.environ, DATA_DIR=tmp, PORT=str(port), PYTHONUNBUFFERED="1")
     env.setdefault("RATE_LIMITS", "off")
+    # The API's workers hold the streams unless the bench asks for Pushpin in front (`make run`
+    # would put it there wherever it is installed): figures stay comparable across machines.
+    env.setdefault("FANOUT", "embedded")
     env.update(settings or {})
     env.setdefault("RQ_QUEUE", f"bench-{os.getpid()}")  # never share a queue with others
     log_path = os.path.join(tmp, "service.log")
@@ -139,7 +142,7 @@ def second_api(service: Service, settings: dict[str, str], repo: Path = REPO) ->
         env["DATA_DIR"] = service.data_dir
         env.setdefault("REDIS_URL", embedded_redis_url(service.data_dir) or "")
     env.setdefault("DATABASE_URL", service.database_url or "")
-    command = gunicorn_command(load_settings(env))
+    command = gunicorn_command(load_settings(env).port)
     proc = subprocess.Popen(command, cwd=repo, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
     url = f"http://127.0.0.1:{port}"

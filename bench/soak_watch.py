@@ -57,14 +57,14 @@ class Watcher:
 
 
 def role(proc: psutil.Process) -> str:
-    """'api master', 'api worker', 'api streams' or 'rq worker' (gunicorn's master is the one
+    """'api master', 'api worker', 'pushpin' or 'rq worker' (gunicorn's master is the one
     whose parent is not gunicorn)."""
     try:
         command = " ".join(proc.cmdline())
         if "-m workers" in command:
             return "rq worker"
-        if "api.stream_server" in command:
-            return "api streams"
+        if any(name in command for name in ("pushpin", "condure", "zurl")):
+            return "pushpin"
         parent = proc.parent()
         under_gunicorn = parent is not None and "gunicorn" in " ".join(parent.cmdline())
     except psutil.Error:

@@ -16,12 +16,14 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+from embedded import pushpin
 from embedded.common import log
 from embedded.procs import StopSignal, Supervised, terminate
 from embedded.services import Services, ensure_services
 from events.metrics import fresh_directory
-from events.settings import Settings, settings_or_exit
+from events.settings import CONNECTIONS_BEYOND_STREAMS, Settings, settings_or_exit
 
 HOST = "127.0.0.1"
 START_TIMEOUT = 60.0
@@ -29,13 +31,26 @@ API = "API (gunicorn)"
 API_GIVE_UP = 5  # quick deaths in a row: the API cannot start (e.g. its port is taken)
 
 
-def gunicorn_command(settings: Settings) -> list[str]:
+def gunicorn_command(port: int) -> list[str]:
     # Workers, worker class and connections come from the settings, in api/gunicorn_conf.py.
     return [
         sys.executable, "-m", "gunicorn", "api.wsgi:app",
         "-c", "python:api.gunicorn_conf",
-        "-b", f"{HOST}:{settings.port}",
+        "-b", f"{HOST}:{port}",
     ]  # fmt: skip
+
+
+def pushpin_setup(settings: Settings) -> pushpin.PushpinSetup | None:
+    """Pushpin in front, on PORT, when FANOUT says so or (unset) when it is installed; the API
+    then listens on PORT + 1 and Pushpin's control API on PORT + 2."""
+    wanted = settings.fanout == "pushpin" or (not settings.fanout and pushpin.available())
+    if not wanted:
+        return None
+    directory = Path(settings.data_dir).resolve() / "pushpin"
+    origin = f"{HOST}:{settings.port + 1}"
+    # Pushpin's own limit is the capacity: it holds MAX_STREAMS, and connections beyond them
+    connections = settings.max_streams + CONNECTIONS_BEYOND_STREAMS
+    return pushpin.PushpinSetup(directory, settings.port, origin, settings.port + 2, connections)
 
 
 def worker_commands(settings: Settings) -> list[list[str]]:
@@ -84,7 +99,17 @@ def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
         return 1
 
     now = time.monotonic()
-    children = [Supervised(API, gunicorn_command(settings), env)]
+    front = pushpin_setup(settings)
+    api_port = settings.port
+    if front is not None:  # Pushpin holds the streams: the workers publish, the API trusts it
+        api_port = settings.port + 1
+        others = settings.pushpin_urls  # other nodes' Pushpins, fed by this node's publisher
+        env.update(PUSHPIN_URLS=",".join(filter(None, [front.control_url, others])))
+        env.update(TRUSTED_PROXIES="1")
+        log(f"Pushpin in front (FANOUT={settings.fanout or 'auto'}), API on {HOST}:{api_port}")
+    children = [Supervised(API, gunicorn_command(api_port), env)]
+    if front is not None:
+        children.append(Supervised("Pushpin", pushpin.command(front), env))
     for i, cmd in enumerate(worker_commands(settings)):
         children.append(Supervised(f"worker {i + 1}", cmd, env))
     for child in children:

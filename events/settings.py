@@ -28,7 +28,12 @@ class Settings:
     stream_max_seconds: float = 0.0  # 0: a stream lasts until the game ends
     max_streams: int = 10_000  # open event streams of the server (all API processes); more: 503
     stream_seat_share: float = 0.1  # of max_streams that only seats may take, never spectators
-    stream_processes: int = 1  # processes holding the open streams (docs/streams.md); 0: workers
+    # "pushpin": `make run` puts Pushpin in front (docs/streams.md); "embedded": it never does;
+    # "": it does when the `pushpin` command is found.
+    fanout: str = ""
+    # Pushpin's control APIs (comma-separated, e.g. http://127.0.0.1:5561), where the worker
+    # publishes each committed event; "": no Pushpin, nothing published.
+    pushpin_urls: str = ""
     audit_key_file: str = ""  # Ed25519 key that signs chain heads; "": DATA_DIR/audit-key.pem
     cors_origins: str = "*"  # comma-separated origins a browser may call from; "*": any
     trusted_proxies: int = 0  # proxies in front that set X-Forwarded-For (client addresses)
@@ -88,7 +93,8 @@ ENVIRONMENT = {
     "STREAM_MAX_SECONDS": "stream_max_seconds",
     "MAX_STREAMS": "max_streams",
     "STREAM_SEAT_SHARE": "stream_seat_share",
-    "STREAM_PROCESSES": "stream_processes",
+    "FANOUT": "fanout",
+    "PUSHPIN_URLS": "pushpin_urls",
     "AUDIT_KEY_FILE": "audit_key_file",
     "CORS_ORIGINS": "cors_origins",
     "TRUSTED_PROXIES": "trusted_proxies",
@@ -139,7 +145,6 @@ BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "stream_seat_share": (0, 0.99),
     "trusted_proxies": (0, None),
     "max_streams_per_client": (0, None),
-    "stream_processes": (0, 16),
     "bot_budget_ms": (1, 60_000),
     "work_ahead": (1, 1000),
     "body_timeout_seconds": (0.1, 3600),
@@ -153,6 +158,7 @@ CHOICES = {
     "log_level": LOG_LEVELS,
     "log_format": {"text", "json"},
     "rate_limits": {"on", "off"},
+    "fanout": {"", "pushpin", "embedded"},
 }
 
 

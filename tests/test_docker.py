@@ -27,7 +27,8 @@ HEALTHCHECK = ["CMD", "python", "/app/docker/healthcheck.py"]
 
 # Settings that say where things are inside the compose project (its services and volumes),
 # fixed rather than read from the shell, where they may name the servers of `make test`.
-PLACES = {"DATABASE_URL", "REDIS_URL", "AUDIT_KEY_FILE"}
+# Where things are in the project, and what Pushpin in front of the API makes so.
+PLACES = {"DATABASE_URL", "REDIS_URL", "AUDIT_KEY_FILE", "PUSHPIN_URLS", "TRUSTED_PROXIES"}
 
 # What compose does to a string before it uses it, with nothing set in the environment:
 # $$ is a literal $, ${NAME:-default} and ${NAME-default} their default, ${NAME} and $NAME "".
@@ -135,6 +136,7 @@ def dockerfile() -> list[tuple[str, str]]:
 def test_the_image_installs_the_runtime_lock_and_then_the_project_alone():
     instructions = dockerfile()
     runs = [arguments for instruction, arguments in instructions if instruction == "RUN"]
+    assert "apt-get install -y --no-install-recommends pushpin" in runs.pop(0)  # Debian's
     assert runs[0] == "pip install --require-hashes -r requirements.txt"
     assert runs[1].startswith("pip install --no-deps --no-build-isolation -e . ")
     assert ("COPY", "requirements.txt ./") in instructions  # copied before the sources

@@ -1,6 +1,6 @@
 """`python -m workers`: one RQ worker (non-forking) plus the outbox relay, the sweeper, the
-turn timers and the matchmaker; and threads that deliver webhooks, with their own relay and sweeper
-(workers/webhooks.py).
+turn timers and the matchmaker; when Pushpin holds the streams, the stream publisher;
+and threads that deliver webhooks, with their own relay and sweeper (workers/webhooks.py).
 
 `--jobs-only` runs just the RQ worker, to add job capacity beside a full one.
 SimpleWorker runs jobs in this process: forking per job would cost a new database pool
@@ -23,6 +23,7 @@ from events import heartbeats, logs
 from workers import context
 from workers.matcher import match_forever
 from workers.relay import relay_forever, sweep_forever
+from workers.stream_publisher import publish_forever
 from workers.timers import fire_forever
 from workers.webhooks import start_threads as start_webhook_threads
 
@@ -77,6 +78,10 @@ def main() -> None:
         threading.Thread(target=sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
         threading.Thread(target=fire_forever, args=(stop,), daemon=True, name="timers").start()
         threading.Thread(target=match_forever, args=(stop,), daemon=True, name="matcher").start()
+        if settings.pushpin_urls:  # Pushpin holds the streams: publish each event to it
+            threading.Thread(
+                target=publish_forever, args=(stop,), daemon=True, name="publisher"
+            ).start()
     start_webhook_threads(stop, relay=not args.jobs_only)
     who = heartbeats.member(full=not args.jobs_only)
     beating = threading.Thread(target=beat_forever, args=(stop, who), daemon=True, name="beat")

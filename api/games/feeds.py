@@ -22,9 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from uuid import UUID
 
-from api.rendering import render_event
 from domain.table import Table
-from events import json_text
+from events.event_text import event_json, sse_message
 from events.queries import Queries
 from events.records import StoredEvent
 
@@ -38,11 +37,6 @@ RECENT_FEEDS = 16  # feeds kept after their last stream ended (a client reconnec
 # While the notifier is not listening, streams poll (every second or so): reads within this
 # long of each other share one read, or an outage would turn every stream's poll into a read.
 POLL_SHARE_SECONDS = 0.25
-
-
-def sse_event(event: dict) -> str:
-    data = json_text.dumps(event).decode("utf-8")
-    return f"id: {event['version']}\nevent: {event['type']}\ndata: {data}\n\n"
 
 
 @dataclass
@@ -161,14 +155,14 @@ class GameFeed:
         key = (stored.version, viewer)
         shown = snapshot.rendered.get(key)
         if shown is None:
-            shown = sse_event(render_event(snapshot.table, stored, viewer))
+            shown = sse_message(event_json(snapshot.table, stored, viewer))
             snapshot.rendered[key] = shown
         return stored.version, shown
 
     def _read_store(self, after: int, viewer: int | None) -> Reading:
         read = self._queries.events_then_game(self._game_id, after, self._batch)
         stored, table = read.events, read.table
-        events = [(e.version, sse_event(render_event(table, e, viewer))) for e in stored]
+        events = [(e.version, sse_message(event_json(table, e, viewer))) for e in stored]
         last = stored[-1].version if stored else after
         more = _more(last, read.version, table.status == "finished")
         return Reading(events, more, read.credentials)

@@ -1,6 +1,7 @@
 """The body of an event stream (Server-Sent Events): what one open stream does until it ends.
 
-A stream holds no database connection while it waits. When woken it asks its game's feed
+Served by the API worker's greenlet when no Pushpin is in front (api/games/stream.py). A
+stream holds no database connection while it waits. When woken it asks its game's feed
 (api/games/feeds.py) for the events after the last one it sent: the feed reads the store once
 for every stream of the game in this process. Then it sleeps on its subscription until a
 NOTIFY for its game, its heartbeat, or its end (`max_seconds`, or the server shutting down).
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from api.games.feeds import GameFeed
+from events.event_text import sse_comment
 from events.postgres.notifications import GameNotifier
 
 BATCH = 500  # events read at once; a longer backlog is sent in several reads
@@ -42,26 +44,22 @@ class StreamSpec:
         return min(due, started + self.max_seconds - now) if self.max_seconds else due
 
 
-def sse_comment(text: str) -> str:
-    return f": {text}\n\n"
-
-
-def preamble(spec: StreamSpec) -> str:
+def preamble(after: int, what: str = "events after version") -> str:
     """A stream's first piece: how soon to reconnect, and where it starts."""
-    return f"retry: {RETRY_MS}\n" + sse_comment(f"events after version {spec.after}")
+    return f"retry: {RETRY_MS}\n" + sse_comment(f"{what} {after}")
 
 
 def event_stream(
     spec: StreamSpec,
     feed: GameFeed,
     notifier: GameNotifier,
-    alive: Callable[[], None] = lambda: None,
+    renew: Callable[[], None] = lambda: None,
 ) -> Iterator[str]:
     """Yields SSE text: the events after `spec.after`, then each new one, until the game's final
     event has been sent (or `max_seconds` pass, or the server shuts down). Subscribes before
     the first read, so no commit can slip between that read and the wait."""
     with notifier.subscribe(spec.game_id) as subscription:
-        yield preamble(spec)
+        yield preamble(spec.after)
         last, started = spec.after, time.monotonic()
         last_comment = started
         while True:
@@ -80,7 +78,7 @@ def event_stream(
                 continue
             if now - last_comment >= spec.heartbeat:
                 yield sse_comment("keep-alive")
-                alive()  # the stream's slot counts it as open while it beats
+                renew()  # the stream's slot counts it as open while it beats
                 last_comment = now
             wait = min(
                 notifier.poll_timeout(spec.heartbeat), spec.next_due(started, last_comment, now)

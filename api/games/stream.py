@@ -2,38 +2,50 @@
 
 Everything that can fail (unknown game, wrong token, bad resume point, no stream slot left)
 fails before the first byte, as problem+json; once streaming, only the connection can end it.
+A request that came through Pushpin is answered with the backlog and Pushpin's instructions
+(api/stream_grip.py); any other is served here, by the worker's greenlet (api/games/live.py).
 """
 
 from __future__ import annotations
 
 import re
 import threading
+import time
 from dataclasses import dataclass
 from uuid import UUID
 
 from flask import Response, current_app, jsonify, request
 from marshmallow import Schema, fields, validate
 
+from api import stream_grip as grip
 from api.auth import bearer_token, caller_seat, checked_seat
 from api.games import bp
 from api.games.feeds import Feeds
-from api.games.live import BATCH, StreamSpec, event_stream
+from api.games.live import BATCH, StreamSpec, event_stream, preamble
 from api.limits import client_address, limited
-from api.problems import Problem, problem_response
+from api.problems import Problem
 from api.rendering import iso
 from api.requests import game_uuid, query
 from api.services import services
-from api.stream_capacity import StreamCapacity, server_capacity
-from api.stream_handoff import ENVIRON_KEY, Handoff, StreamLease
-from api.stream_slots import StreamSlots
+from api.stream_slots import Slot, StreamSlots
 from api.stream_tickets import StreamTickets
 from events import metrics
+from events import stream_channels as channels
 from events.credentials import token_hash
 from events.postgres.notifications import GameNotifier
+from events.stream_channels import (
+    CREDENTIAL,
+    STREAM,
+    credential_channel,
+    viewer_channel,
+    viewer_of,
+)
 
 MAX_VERSION = 2**31 - 1
 RETRY_SECONDS = 5  # after a stream of the same client ends
+STALE_SECONDS = 60.0  # a stream served here counts this long after its last heartbeat
 LAST_EVENT_ID = re.compile(r"[0-9]{1,9}")
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Authorization"}
 _HUB_LOCK = threading.Lock()
 
 
@@ -41,6 +53,7 @@ class StreamQuery(Schema):
     after = fields.Integer(validate=validate.Range(0, MAX_VERSION))
     access_token = fields.String()
     ticket = fields.String(validate=validate.Length(1, 256))
+    lease = fields.String(validate=validate.Length(1, 2048))  # Pushpin's next link
 
 
 STREAM_QUERY = StreamQuery()
@@ -48,13 +61,10 @@ STREAM_QUERY = StreamQuery()
 
 @dataclass
 class StreamHub:
-    """Per API process: the one LISTEN connection, the caps on open streams (the server's
-    capacity, shared by its processes, and each client's), and the games' feeds."""
+    """Per API process: the one LISTEN connection, the stream counts, and the games' feeds."""
 
     notifier: GameNotifier
-    # Spectators may take only part of the capacity: the rest stays for seats (STREAM_SEAT_SHARE).
-    capacity: StreamCapacity
-    per_client: StreamSlots
+    slots: StreamSlots
     feeds: Feeds
 
 
@@ -65,62 +75,65 @@ def stream_hub() -> StreamHub:
             settings = services().settings
             hub = StreamHub(
                 GameNotifier(settings.database_url),
-                server_capacity(settings.max_streams, _spectator_slots(settings)),
-                client_slots(settings, services().redis),
+                stream_slots(settings, services().redis),
                 Feeds(services().queries, BATCH),
             )
             current_app.extensions["cardroom_streams"] = hub
         return hub
 
 
-def client_slots(settings, connection) -> StreamSlots:
-    """The caps per client address and token (MAX_STREAMS_PER_CLIENT), shared in Redis."""
+def stream_slots(settings, connection) -> StreamSlots:
     return StreamSlots(
         connection,
         f"{settings.queue_name}-streams",
         settings.max_streams_per_client,
-        settings.stream_heartbeat_seconds,
+        settings.max_streams,
+        settings.stream_seat_share,
     )
+
+
+def stale_seconds(settings) -> float:
+    return max(STALE_SECONDS, 4 * settings.stream_heartbeat_seconds)
+
+
+def acquired(slots: StreamSlots, owners: list[str], seated: bool, pushpin: bool) -> Slot:
+    """A slot, or the problem that refuses the stream: 429 past a client's cap, 503 past the
+    server's. A stream Pushpin holds counts for LEASE_LIFETIME, in its owners' counts alone:
+    Pushpin does not say when it ends, and its own limit bounds what it holds."""
+    lifetime = grip.LEASE_LIFETIME if pushpin else stale_seconds(services().settings)
+    slot = slots.acquire(owners, seated, lifetime, in_all=not pushpin)
+    if slot == "client":
+        metrics.RATE_LIMITED.labels("streams-per-client").inc()
+        cap = services().settings.max_streams_per_client
+        detail = f"{cap} streams are open for this client already"
+        raise Problem("rate-limited", detail, retry_after=RETRY_SECONDS)
+    if slot == "server":
+        detail = "this server holds as many streams as it can; retry"
+        raise Problem("unavailable", detail, retry_after=1)
+    assert isinstance(slot, Slot)
+    return slot
 
 
 @bp.get("/games/<game_id>/events/stream")
 @limited("reads")
 def stream_events(game_id: str):
     params = query(STREAM_QUERY)
-    after = _resume_point(params.get("after", 0))
     game = game_uuid(game_id)
-    token = bearer_token() or params.get("access_token") or None
-    svc = services()
-    seat: int | None
-    credential: str | None = None
-    if "ticket" in params:
-        svc.queries.seat_at(game, None)  # 404 for an unknown game
-        seat, credential = _ticket_seat(game, params["ticket"])
-    else:  # 404 for an unknown game, then 401 for a token that acts for no seat of it
-        seat = checked_seat(token, svc.queries.seat_at(game, token))
-        if seat is not None and token is not None:
-            credential = token_hash(token)
-    hub = stream_hub()
+    if "lease" in params:
+        return _next_part(game, params["lease"])
+    after = _resume_point(params.get("after", 0))
+    seat, credential = _viewer(game, params)
     owners = [f"address-{client_address()}"]
     if credential is not None:  # the credential's streams, opened with its token or tickets
         owners.append(f"credential-{credential[:32]}")
-    slot = hub.per_client.acquire(owners)
-    if slot is None:
-        metrics.RATE_LIMITED.labels("streams-per-client").inc()
-        raise Problem(
-            "rate-limited",
-            f"{svc.settings.max_streams_per_client} streams are open for this client already",
-            retry_after=RETRY_SECONDS,
+    settings = services().settings
+    hub = stream_hub()
+    pushpin = grip.through_pushpin()
+    slot = acquired(hub.slots, owners, seat is not None, pushpin)
+    if pushpin:
+        return _part(
+            game, seat, credential, after, first=True, own=told_publisher(slot, game, credential)
         )
-    seated = seat is not None
-    if not hub.capacity.acquire(seated):
-        hub.per_client.release(slot, owners)
-        response = problem_response(
-            503, "unavailable", "this server holds as many streams as it can; retry"
-        )
-        response.headers["Retry-After"] = "1"
-        return response
-    settings = svc.settings
     spec = StreamSpec(
         game,
         seat,
@@ -129,21 +142,88 @@ def stream_events(game_id: str):
         settings.stream_max_seconds,
         credential,
     )
-    body = event_stream(
-        spec, hub.feeds.of(game), hub.notifier, lambda: hub.per_client.refresh(slot, owners)
-    )
-    response = Response(body, mimetype="text/event-stream")
-    response.headers.update(
-        {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Authorization"}
-    )
-    lease = StreamLease(
-        lambda: hub.capacity.release(seated), lambda: hub.per_client.release(slot, owners)
-    )
+    lifetime = stale_seconds(settings)
+    renew = lambda: hub.slots.renew(slot, lifetime)  # noqa: E731
+    body = event_stream(spec, hub.feeds.of(game), hub.notifier, renew)
+    response = Response(body, mimetype="text/event-stream", headers=HEADERS)
     # Released when the server closes the response, even if the body was never iterated.
-    response.call_on_close(lease.end)
-    # The stream process serves it, if this server runs one (api/stream_handoff.py).
-    request.environ[ENVIRON_KEY] = Handoff(lease, game, seat, after, slot, owners, credential)
+    response.call_on_close(lambda: hub.slots.release(slot))
     return response
+
+
+def told_publisher(slot: Slot, game: UUID | None, credential: str | None) -> list[str]:
+    """What the stream publisher must know of a stream Pushpin holds: its credential (to end
+    its streams once it no longer acts for its seat), and its end (STREAM_MAX_SECONDS), which
+    gives it a channel of its own to close. Returns that channel, if any."""
+    svc = services()
+    prefix, max_seconds = svc.settings.queue_name, svc.settings.stream_max_seconds
+    if game is not None and credential is not None:
+        channels.watch(svc.redis, prefix, game, credential)  # type: ignore[arg-type]
+    if not max_seconds:
+        return []
+    channels.end_at(svc.redis, prefix, slot.id, time.time() + max_seconds)  # type: ignore[arg-type]
+    return [channels.stream_channel(slot.id)]
+
+
+def _viewer(game: UUID, params: dict) -> tuple[int | None, str | None]:
+    """The seat the stream shows (None: a spectator) and the credential it belongs to."""
+    svc = services()
+    if "ticket" in params:
+        svc.queries.seat_at(game, None)  # 404 for an unknown game
+        return _ticket_seat(game, params["ticket"])
+    token = bearer_token() or params.get("access_token") or None
+    # 404 for an unknown game, then 401 for a token that acts for no seat of it
+    seat = checked_seat(token, svc.queries.seat_at(game, token))
+    return seat, token_hash(token) if seat is not None and token is not None else None
+
+
+def _part(
+    game: UUID, viewer: int | None, credential: str | None, after: int, first: bool, own: list[str]
+) -> Response:
+    """What Pushpin sends next on a held stream: the events after `after` (all of them), and
+    the instructions to hold it on; or, once nothing more will come, the end of the stream.
+    `own`: the stream's own channels, held on as they are."""
+    feed = stream_hub().feeds.of(game)
+    text, last, ends = [preamble(after)] if first else [], after, False
+    while True:
+        reading = feed.read(last, viewer, object())  # a new generation: read the store
+        if reading.ends(credential):
+            ends, text = True, []  # its token was rotated or revoked: nothing more for it
+            break
+        text += [shown for _, shown in reading.events]
+        last = reading.events[-1][0] if reading.events else last
+        ends = reading.more is None  # the game is over and its final event is in `text`
+        if not reading.more:
+            break
+    response = Response("".join(text), mimetype="text/event-stream", headers=HEADERS)
+    if ends:
+        return response
+    held: list[tuple[str, int | None]] = [(viewer_channel(game, viewer), last)]
+    if credential is not None:
+        held.append((credential_channel(credential), 0))
+    held += [(name, 0) for name in own]
+    lease = grip.sign({"game": str(game)})
+    link = f"/games/{game}/events/stream?lease={lease}"
+    return grip.hold(response, held, link, services().settings.stream_heartbeat_seconds)
+
+
+def _next_part(game: UUID, token: str) -> Response:
+    """Pushpin, back for what a held stream missed. The link is the game's, the same for all
+    its streams (Pushpin batches their updates by link): who the stream shows, where it stands
+    and whose it is are its channels' positions (Grip-Last), as the app held them."""
+    lease = grip.verified(token) if grip.through_pushpin() else None
+    if lease is None or lease.get("game") != str(game):
+        raise Problem("unauthorized", "the lease is unknown, expired, or of another game")
+    credential, viewer, last = None, None, ""
+    for name, position in grip.last_ids().items():
+        if name.startswith(CREDENTIAL):
+            credential = name.removeprefix(CREDENTIAL)
+        elif (found := viewer_of(game, name))[0]:
+            viewer, last = found[1], position
+    if not LAST_EVENT_ID.fullmatch(last) or (viewer is not None and credential is None):
+        raise Problem("unauthorized", "the stream's channels are not as the app held them")
+    own = [name for name in grip.last_ids() if name.startswith(STREAM)]
+    return _part(game, viewer, credential, int(last), first=False, own=own)
 
 
 @bp.post("/games/<game_id>/stream-ticket")
@@ -175,12 +255,6 @@ def _ticket_seat(game: UUID, ticket: str) -> tuple[int, str]:
             " the seat's",
         )
     return redeemed
-
-
-def _spectator_slots(settings) -> int:
-    """Of `max_streams`, what spectators may hold: at least one, and one less than all."""
-    kept = max(1, round(settings.max_streams * settings.stream_seat_share))
-    return max(1, settings.max_streams - kept)
 
 
 def _resume_point(from_query: int) -> int:

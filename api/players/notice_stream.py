@@ -7,8 +7,10 @@ the key that opened it (with the key itself, or a ticket the key minted: POST
 /me/stream-ticket, for a browser's EventSource): once the key is rotated it ends, before
 anything more is sent.
 
-Served by the API worker's greenlet: a player's notices are few, and each wake-up is one
-statement (is the key still the player's, and what came after the last number sent).
+Served by the API worker's greenlet, or held by Pushpin (api/stream_grip.py): a player's notices
+are few, so Pushpin is only told that some came (a hint on the player's channel) and comes back
+for them. Either way each wake-up is one statement (is the key still the player's, and what came
+after the last number sent).
 """
 
 from __future__ import annotations
@@ -21,9 +23,17 @@ from uuid import UUID
 
 from flask import Response, current_app, jsonify, request
 
+from api import stream_grip as grip
 from api.auth import MAX_TOKEN_LENGTH, bearer_token, current_player
-from api.games.live import RETRY_MS, sse_comment
-from api.games.stream import RETRY_SECONDS, client_slots, tickets
+from api.games.live import preamble
+from api.games.stream import (
+    HEADERS,
+    acquired,
+    stale_seconds,
+    stream_hub,
+    tickets,
+    told_publisher,
+)
 from api.limits import client_address, limited
 from api.players import bp
 from api.problems import Problem
@@ -31,11 +41,19 @@ from api.rendering import iso
 from api.requests import query
 from api.schemas.players import NoticeStreamQuery
 from api.services import services
-from events import json_text, metrics
+from events import json_text
 from events.credentials import token_hash
+from events.event_text import sse_comment
 from events.players import Players
 from events.postgres.notifications import GameNotifier
 from events.postgres.players import PLAYER_CHANNEL, NoticeRow
+from events.stream_channels import (
+    CREDENTIAL,
+    PLAYER,
+    STREAM,
+    credential_channel,
+    player_channel,
+)
 
 BATCH = 200
 LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
@@ -47,6 +65,8 @@ _NOTIFIER_LOCK = threading.Lock()
 @limited("reads")
 def my_stream():
     params = query(NOTICE_STREAM_QUERY)
+    if "lease" in params:
+        return _next_part(params["lease"])
     svc = services()
     if "ticket" in params:
         player_id, credential = _ticket_holder(params["ticket"])
@@ -54,16 +74,14 @@ def my_stream():
         player_id, credential = _key_holder(bearer_token() or params.get("access_token"))
     after = _resume_point(params.get("after", 0))
     owners = [f"address-{client_address()}", f"credential-{credential[:32]}"]
-    slots = client_slots(svc.settings, svc.redis)
-    slot = slots.acquire(owners)
-    if slot is None:
-        metrics.RATE_LIMITED.labels("streams-per-client").inc()
-        raise Problem(
-            "rate-limited",
-            f"{svc.settings.max_streams_per_client} streams are open for this client already",
-            retry_after=RETRY_SECONDS,
-        )
+    slots = stream_hub().slots
     settings = svc.settings
+    if grip.through_pushpin():
+        slot = acquired(slots, owners, True, pushpin=True)
+        own = told_publisher(slot, None, None)
+        return _part(player_id, credential, after, first=True, own=own)
+    lifetime = stale_seconds(settings)
+    slot = acquired(slots, owners, True, pushpin=False)
     body = notice_stream(
         player_id,
         credential,
@@ -72,13 +90,10 @@ def my_stream():
         _notifier(),
         settings.stream_heartbeat_seconds,
         settings.stream_max_seconds,
-        lambda: slots.refresh(slot, owners),
+        lambda: slots.renew(slot, lifetime),
     )
-    response = Response(body, mimetype="text/event-stream")
-    response.headers.update(
-        {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Authorization"}
-    )
-    response.call_on_close(lambda: slots.release(slot, owners))
+    response = Response(body, mimetype="text/event-stream", headers=HEADERS)
+    response.call_on_close(lambda: slots.release(slot))
     return response
 
 
@@ -115,6 +130,46 @@ def _ticket_holder(ticket: str) -> tuple[UUID, str]:
     return redeemed
 
 
+def _part(player: UUID, credential: str, after: int, first: bool, own: list[str]) -> Response:
+    """What Pushpin sends next on a held notice stream: every notice after `after`, read with
+    the key's validity in one statement. A hint on the player's channel, which never follows
+    the position held there, brings Pushpin back for more."""
+    text, last = [preamble(after, "notices after")] if first else [], after
+    while True:
+        players = services().players
+        valid, notices = players.notices_for_key(player, credential, last, BATCH)
+        if not valid:  # the key was rotated: nothing more for it
+            return Response("", mimetype="text/event-stream", headers=HEADERS)
+        text += [_frame(notice) for notice in notices]
+        last = notices[-1].number if notices else last
+        if len(notices) < BATCH:
+            break
+    response = Response("".join(text), mimetype="text/event-stream", headers=HEADERS)
+    held: list[tuple[str, int | None]] = [(player_channel(player), last)]
+    held.append((credential_channel(credential), 0))
+    held += [(name, 0) for name in own]
+    link = f"/me/stream?lease={grip.sign({'notices': True})}"
+    return grip.hold(response, held, link, services().settings.stream_heartbeat_seconds)
+
+
+def _next_part(token: str) -> Response:
+    """Pushpin, back for a notice stream: whose it is and where it stands are its channels'
+    positions (Grip-Last); the link is the same for every notice stream."""
+    lease = grip.verified(token) if grip.through_pushpin() else None
+    if lease is None or "notices" not in lease:
+        raise Problem("unauthorized", "the lease is unknown or expired")
+    credential, player, last = None, None, ""
+    for name, position in grip.last_ids().items():
+        if name.startswith(CREDENTIAL):
+            credential = name.removeprefix(CREDENTIAL)
+        elif name.startswith(PLAYER):
+            player, last = name.removeprefix(PLAYER), position
+    if credential is None or player is None or not last.isdigit():
+        raise Problem("unauthorized", "the stream's channels are not as the app held them")
+    own = [name for name in grip.last_ids() if name.startswith(STREAM)]
+    return _part(UUID(player), credential, int(last), first=False, own=own)
+
+
 def notice_stream(
     player_id: UUID,
     credential: str,
@@ -123,13 +178,13 @@ def notice_stream(
     notifier: GameNotifier,
     heartbeat: float,
     max_seconds: float,
-    alive=lambda: None,
+    renew=lambda: None,
 ) -> Iterator[str]:
     """SSE text: the notices after number `after`, then each new one, until the key hashing to
     `credential` is no longer the player's (or `max_seconds` pass, or the server shuts down).
     Subscribes before the first read, so no notice can slip between a read and the wait."""
     with notifier.subscribe(player_id) as subscription:
-        yield f"retry: {RETRY_MS}\n" + sse_comment(f"notices after {after}")
+        yield preamble(after, "notices after")
         last, started = after, time.monotonic()
         last_comment = started
         while True:
@@ -146,7 +201,7 @@ def notice_stream(
                 return
             if now - last_comment >= heartbeat:
                 yield sse_comment("keep-alive")
-                alive()
+                renew()
                 last_comment = now
             wait = min(notifier.poll_timeout(heartbeat), last_comment + heartbeat - now)
             if max_seconds:

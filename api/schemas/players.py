@@ -27,3 +27,4 @@ class NoticeStreamQuery(Schema):
     after = fields.Integer(validate=validate.Range(0, 2**62))
     access_token = fields.String(validate=validate.Length(1, 256))
     ticket = fields.String(validate=validate.Length(1, 256))
+    lease = fields.String(validate=validate.Length(1, 2048))  # Pushpin's next link

@@ -3,7 +3,7 @@ credentials that may still watch the game as a seat (the hashes of its seat toke
 seated players' keys), in one statement, so both are of one moment: a token rotated or revoked
 before the statement ran is missing, and no event committed after it is there. A stream whose
 credential is missing ends before it is sent anything more (api/games/live.py,
-api/stream_rooms.py)."""
+api/games/stream.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """One LISTEN connection per process, fanning `game_events` notifications out to waiters.
 
-The store NOTIFYs the channel with the game id when an append commits. A dispatcher thread
+The store NOTIFYs the channel with the game id (and its first new version) when an append
+commits. A dispatcher thread
 holds its own connection (never one of the pool's) and sets the Event of every subscription to
 that game. A notification is only a hint: a waiter re-reads the store when woken, and polls on
 its own timeout anyway, faster while the listener is down (see `poll_timeout`).
@@ -152,13 +153,14 @@ class GameNotifier:
             self._wake(None)  # anything committed before LISTEN took effect is read now
             while not self._stop.is_set():
                 for note in conn.notifies(timeout=1.0):
-                    game_id = _game_of(note.payload)
+                    game_id = game_of(note.payload)
                     if game_id is not None:
                         self._wake(game_id)
 
 
-def _game_of(payload: str) -> UUID | None:
+def game_of(payload: str) -> UUID | None:
+    """The id a payload starts with (a game's NOTIFY also names its first new version)."""
     try:
-        return UUID(payload)
+        return UUID(payload.partition(" ")[0])
     except ValueError:
         return None

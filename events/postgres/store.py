@@ -222,7 +222,12 @@ def prepare_append(
     last = chained[-1]
     signature = sign(str(game_id), last.version, last.hash) if sign else None
     params += [last.version, last.hash, signature, list(to_act), game_id]
-    params += [last.version, game_id, -1 if acted is None else acted, str(game_id)]
+    params += [
+        last.version,
+        game_id,
+        -1 if acted is None else acted,
+        notice(game_id, chained[0].version),
+    ]
     notify_sql = f"pg_notify('{NOTIFY_CHANNEL}', %s)" if notify else "%s::text"
     query = _APPEND.format(rows=", ".join([_ROW] * len(chained)), notify=notify_sql)
     return Appending(chained, (query, params))
@@ -264,8 +269,15 @@ def read_stream(
     return [event_from_row(row) for row in rows]
 
 
+def notice(game_id: UUID, first: int | None = None) -> str:
+    """The payload of a NOTIFY on NOTIFY_CHANNEL: the game's id, then the version of the first
+    event the commit appended, if it appended any (the stream publisher reads from there)."""
+    return str(game_id) if first is None else f"{game_id} {first}"
+
+
 def notify_game(conn: psycopg.Connection, game_id: UUID) -> None:
-    """NOTIFYs the game's listeners at commit, as an append does."""
+    """NOTIFYs the game's listeners at commit, as an append does, with no new event (its seats'
+    credentials changed)."""
     conn.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, str(game_id)))
 
 

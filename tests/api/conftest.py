@@ -60,8 +60,9 @@ def client(app):
     return app.test_client()
 
 
-def start_worker(settings: Settings) -> subprocess.Popen:
-    """A real `python -m workers` process (RQ worker, relay, sweeper, turn timers)."""
+def start_worker(settings: Settings, **environment: str) -> subprocess.Popen:
+    """A real `python -m workers` process (RQ worker, relay, sweeper, turn timers);
+    `environment` adds settings."""
     env = {
         **os.environ,
         "DATABASE_URL": settings.database_url,
@@ -74,6 +75,7 @@ def start_worker(settings: Settings) -> subprocess.Popen:
         "WEBHOOK_RETRY_SECONDS": str(settings.webhook_retry_seconds),
         "WEBHOOK_MAX_FAILURES": str(settings.webhook_max_failures),
         "WEBHOOK_DELIVERIES_PER_SECOND": str(settings.webhook_deliveries_per_second),
+        **environment,
     }
     return subprocess.Popen([sys.executable, "-m", "workers"], cwd=ROOT, env=env)
 

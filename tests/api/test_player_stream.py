@@ -1,25 +1,22 @@
-"""GET /me/stream on a real threaded server: a player's notices for all its tables in one
-stream, in order, resumable with Last-Event-ID, never a card, and ended by a new key; opened by
-a browser's EventSource with a single-use ticket (POST /me/stream-ticket) instead of the key."""
+"""GET /me/stream on both paths (gunicorn, and Pushpin in front): a player's notices for all its
+tables in one stream, in order, resumable with Last-Event-ID, never a card, ended by a new key;
+opened by a browser's EventSource with a single-use ticket (POST /me/stream-ticket) instead of
+the key."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
 
-import pytest
 import requests
 
-from tests.api.test_event_stream import HEARTBEAT, Stream, serving
+from tests.api import test_event_stream
+from tests.api.test_event_stream import Stream
 
 KINDS = {"your_turn", "game_started", "game_ended", "invited", "timed_out", "seat_lost"}
 
 
-@pytest.fixture(scope="module")
-def server(settings):
-    with serving(dataclasses.replace(settings, stream_heartbeat_seconds=HEARTBEAT)) as url:
-        yield url
+server = test_event_stream.server  # gunicorn serving the streams, and Pushpin in front
 
 
 def post(url: str, path: str, body: dict | None = None, key: str | None = None) -> dict:

@@ -9,13 +9,17 @@ import time
 
 import requests
 
+from tests.api.real_server import pushpin_serving
 from tests.api.test_event_stream import HEARTBEAT, Stream, act, new_game, serving
 
 HUMANS = [{"kind": "human", "name": name} for name in ("Ana", "Bo", "Cy")]
 
 
 def test_every_stream_of_a_game_gets_each_event_from_one_shared_read(settings):
-    with serving(dataclasses.replace(settings, stream_heartbeat_seconds=HEARTBEAT)) as url:
+    many = dataclasses.replace(
+        settings, stream_heartbeat_seconds=HEARTBEAT, max_streams_per_client=0
+    )
+    with serving(many) as url:
         created = new_game(url, HUMANS)
         tokens = [t["token"] for t in created["tokens"]]
         streams = [Stream(f"{url}/games/{created['id']}/events/stream") for _ in range(12)]
@@ -38,7 +42,11 @@ def test_every_stream_of_a_game_gets_each_event_from_one_shared_read(settings):
 
 def test_spectators_never_take_the_streams_kept_for_seats(settings):
     small = dataclasses.replace(
-        settings, max_streams=4, stream_seat_share=0.5, max_streams_per_client=0
+        settings,
+        max_streams=4,
+        stream_seat_share=0.5,
+        max_streams_per_client=0,
+        queue_name=f"{settings.queue_name}-small",
     )
     with serving(small) as url:
         created = new_game(url, HUMANS)
@@ -87,3 +95,18 @@ def _count_calls(target: object, name: str):
 
     setattr(target, name, counted)
     return lambda: len(calls)
+
+
+def test_a_stream_pushpin_holds_ends_when_its_time_is_up(settings, tmp_path):
+    # Given Pushpin in front, and streams that may last two seconds
+    environment = {"STREAM_HEARTBEAT_SECONDS": "15", "STREAM_MAX_SECONDS": "2"}
+    with pushpin_serving(settings, tmp_path, RATE_LIMITS="off", **environment) as front:
+        created = new_game(front.url, HUMANS)
+        started = time.monotonic()
+        stream = Stream(f"{front.url}/games/{created['id']}/events/stream")
+        # When nothing happens at the table
+        list(stream.messages())  # until the publisher's close ends it
+        lasted = time.monotonic() - started
+        stream.close()
+    # Then the stream ends on time (the publisher looks every second), not at a heartbeat
+    assert 1.9 <= lasted < 4.0, f"the stream lasted {lasted:.2f} s"

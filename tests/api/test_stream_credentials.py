@@ -17,18 +17,17 @@ import pytest
 import requests
 
 from tests.api import test_event_stream
-from tests.api.real_server import gunicorn_serving
+from tests.api.real_server import gunicorn_serving, pushpin_serving
 from tests.api.test_event_stream import (
     HEARTBEAT,
     Stream,
     act,
     game_state,
     new_game,
-    serving,
     wait_until,
 )
 
-server = test_event_stream.server  # the app on a threaded server, and gunicorn's stream process
+server = test_event_stream.server  # gunicorn serving the streams, and Pushpin in front
 
 HUMANS = [{"kind": "human", "name": name} for name in ("Ana", "Bo", "Cy")]
 
@@ -136,19 +135,19 @@ def test_a_seat_removed_after_its_timeouts_has_its_streams_ended(server, worker)
     assert max(sent) < timed_out
 
 
-@pytest.fixture(scope="module", params=["app", "stream process"])
-def capped(request, settings) -> Iterator[str]:
-    """A server allowing 2 streams per client address and per credential."""
-    if request.param == "app":
-        changed = dataclasses.replace(
-            settings, stream_heartbeat_seconds=HEARTBEAT, max_streams_per_client=2
-        )
-        with serving(changed) as url:
-            yield url
-        return
+@pytest.fixture(scope="module", params=["embedded", "pushpin"])
+def capped(request, settings, tmp_path_factory) -> Iterator[str]:
+    """A server allowing 2 streams per client address and per credential, on both paths, with
+    stream counts of its own."""
+    settings = dataclasses.replace(settings, queue_name=f"{settings.queue_name}-capped")
     environment = {"STREAM_HEARTBEAT_SECONDS": str(HEARTBEAT), "MAX_STREAMS_PER_CLIENT": "2"}
-    with gunicorn_serving(settings, RATE_LIMITS="off", **environment) as served:
-        yield f"http://127.0.0.1:{served.port}"
+    if request.param == "embedded":
+        with gunicorn_serving(settings, RATE_LIMITS="off", **environment) as served:
+            yield f"http://127.0.0.1:{served.port}"
+        return
+    directory = tmp_path_factory.mktemp("pushpin")
+    with pushpin_serving(settings, directory, RATE_LIMITS="off", **environment) as front:
+        yield front.url
 
 
 def stream_status(url: str, token: str, source: str) -> int:

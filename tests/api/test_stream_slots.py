@@ -1,9 +1,9 @@
-"""The caps per client count open streams in Redis sorted sets (api/stream_slots.py), each
-scored by when its stream was last seen alive: a stream process marks all its streams alive in
-one round trip."""
+"""Open streams are counted in Redis sorted sets (api/stream_slots.py), each stream scored by
+when it stops counting unless renewed: per client address and credential, and in all."""
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
@@ -11,35 +11,42 @@ import redis
 
 from api.stream_slots import StreamSlots
 
-OWNERS = ["address-10.0.0.1", "seat-game-1"]
+OWNERS = ["address-10.0.0.1", "credential-abc"]
 
 
 @pytest.fixture()
-def slots(redis_url):
-    connection = redis.Redis.from_url(redis_url)
-    prefix = f"test-slots-{uuid.uuid4().hex}"
-    yield StreamSlots(connection, prefix, cap=5, heartbeat=15.0), connection, prefix
-    for key in connection.scan_iter(f"{prefix}:*"):
-        connection.delete(key)
+def connection(redis_url):
+    return redis.Redis.from_url(redis_url)
 
 
-def test_refreshing_many_streams_marks_each_alive_under_each_owner_and_no_other(slots):
-    # Given three open streams whose scores are an hour old
-    slots_, connection, prefix = slots
-    streams = [slots_.acquire(OWNERS) for _ in range(3)]
-    keys = [f"{prefix}:{owner}" for owner in OWNERS]
-    for key in keys:
-        connection.zadd(key, dict.fromkeys(streams, 1.0), xx=True)
-    # When two of them are refreshed together
-    slots_.refresh_many([(stream, OWNERS) for stream in streams[:2]])
-    # Then those two are alive now under both owners, and the third is as it was
-    for key in keys:
-        assert [connection.zscore(key, s) > 1.0 for s in streams] == [True, True, False]
+def counted(connection, per_client: int = 2, capacity: int = 100, share: float = 0.1):
+    return StreamSlots(connection, f"test-slots-{uuid.uuid4().hex}", per_client, capacity, share)
 
 
-def test_refreshing_a_released_stream_does_not_count_it_again(slots):
-    slots_, connection, prefix = slots
-    stream = slots_.acquire(OWNERS)
-    slots_.release(stream, OWNERS)
-    slots_.refresh_many([(stream, OWNERS)])
-    assert all(connection.zscore(f"{prefix}:{owner}", stream) is None for owner in OWNERS)
+def test_a_client_at_its_cap_is_refused_until_one_of_its_streams_ends(connection):
+    slots = counted(connection, per_client=2)
+    first, _ = slots.acquire(OWNERS, True, 60), slots.acquire(OWNERS, True, 60)
+    assert slots.acquire(OWNERS, True, 60) == "client"
+    slots.release(first)  # type: ignore[arg-type]
+    assert not isinstance(slots.acquire(OWNERS, True, 60), str)
+
+
+def test_spectators_never_take_the_share_kept_for_seats(connection):
+    slots = counted(connection, per_client=0, capacity=4, share=0.5)
+    watching = [slots.acquire([f"address-{n}"], False, 60) for n in range(3)]
+    assert watching[2] == "server" and not isinstance(watching[1], str)
+    assert not isinstance(slots.acquire(["address-9"], True, 60), str)
+    assert slots.open_streams() == (1, 2)
+
+
+def test_a_stream_no_longer_renewed_stops_counting_when_its_time_is_past(connection):
+    slots = counted(connection, per_client=1)
+    renewed, lapsing = (
+        slots.acquire(["address-a"], True, 0.5),
+        slots.acquire(["address-b"], True, 0.5),
+    )
+    slots.renew(renewed, 60)  # type: ignore[arg-type]
+    time.sleep(0.6)
+    assert slots.acquire(["address-a"], True, 60) == "client"
+    assert not isinstance(slots.acquire(["address-b"], True, 60), str)
+    assert isinstance(lapsing, object)

@@ -105,7 +105,9 @@ def test_two_appenders_at_the_same_version_exactly_one_wins(connect):
     assert store.stream_version(connect(), game) == 1
 
 
-def test_the_append_notifies_listeners_when_it_commits(connect):
+def test_the_append_notifies_listeners_of_the_game_and_its_first_new_version_when_it_commits(
+    connect,
+):
     listener = connect(autocommit=True)
     listener.execute("LISTEN game_events")
     conn = connect()
@@ -114,7 +116,7 @@ def test_the_append_notifies_listeners_when_it_commits(connect):
     assert list(listener.notifies(timeout=0.2, stop_after=1)) == []
     conn.commit()
     received = list(listener.notifies(timeout=5, stop_after=1))
-    assert [(n.channel, n.payload) for n in received] == [("game_events", str(game))]
+    assert [(n.channel, n.payload) for n in received] == [("game_events", f"{game} 1")]
 
 
 def test_events_cannot_be_appended_without_a_stream_even_by_raw_sql(connect):
