@@ -57,11 +57,13 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m embedded.with_services --temp -- $(BIN)/python -m pytest $(ARGS)
 
-# Style, formatting and types (mypy: strict on domain/, as pyproject.toml says).
+# Style, formatting, types (mypy, strict as pyproject.toml says) and the layers: the import
+# contracts of pyproject.toml's [tool.importlinter] (docs/architecture.md).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # Starts its own service in a throwaway dir; BENCH_ARGS="--url URL ..." targets a running one.
 BENCH_ARGS ?= --start

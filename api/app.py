@@ -83,6 +83,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         webhooks=cardroom.webhooks,
         queue=cardroom.queue,
         matcher=cardroom.matcher,
+        work=cardroom.work,
     )
     for blueprint in (games.bp, game_types.bp, health.bp, docs.bp, play.bp, players.bp):
         app.register_blueprint(blueprint)

@@ -9,7 +9,7 @@ from flask import request
 from api.problems import Problem
 from api.services import services
 from events.errors import INVALID_TOKEN
-from events.postgres.players import PlayerRow
+from events.player_records import PlayerRow
 
 MAX_TOKEN_LENGTH = 256
 

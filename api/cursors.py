@@ -9,7 +9,7 @@ from datetime import datetime
 from uuid import UUID
 
 from api.problems import Problem
-from events.postgres.ratings import LeaderPosition
+from events.ratings import LeaderPosition
 
 
 def encode_cursor(position: tuple[datetime, UUID]) -> str:

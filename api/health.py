@@ -14,7 +14,6 @@ from flask import Blueprint, jsonify
 from api.problems import problem_response
 from api.services import services
 from events import heartbeats
-from events.postgres import outbox
 
 bp = Blueprint("health", __name__)
 OUTBOX_LAG_DEGRADED_SECONDS = 30.0  # the sweeper re-enqueues after SWEEP_AFTER_SECONDS (5)
@@ -31,8 +30,7 @@ def readyz():
     failed = []
     lag: tuple[float, int] | None = None
     try:
-        with svc.pool.connection(timeout=2) as conn:
-            lag = outbox.lag(conn)
+        lag = svc.work.lag(timeout=2)
     except Exception:
         failed.append("postgres")
     beats = None

@@ -28,7 +28,6 @@ from api.problems import problem_response
 from api.request_log import STARTED
 from api.services import services
 from events import heartbeats, logs, metrics
-from events.postgres import outbox
 from events.results import Committed
 
 bp = Blueprint("metrics", __name__)
@@ -65,8 +64,7 @@ class LiveFigures(Collector):
         except redis.RedisError:
             log.warning("the stream counts could not be read for /metrics")
         try:
-            with svc.pool.connection(timeout=2) as conn:
-                lag, unfinished = outbox.lag(conn)
+            lag, unfinished = svc.work.lag(timeout=2)
             yield GaugeMetricFamily(
                 "cardroom_outbox_lag_seconds",
                 "Age of the oldest outbox row not yet done (pending or enqueued); 0 for none.",

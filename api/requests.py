@@ -10,8 +10,7 @@ from marshmallow import Schema
 from api.key_randomness import MIN_LENGTH, is_random_enough
 from api.problems import Problem
 from domain.codec import canonical_json
-from events.idempotent_requests import IdempotentRequest
-from events.postgres.idempotency import request_hash
+from events.idempotent_requests import IdempotentRequest, request_hash
 
 MAX_KEY_LENGTH = 255
 

@@ -4,6 +4,7 @@ and Redis."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from flask import current_app
 from psycopg_pool import ConnectionPool
@@ -17,12 +18,13 @@ from events.queries import Queries
 from events.settings import Settings
 from events.signing import HeadSigner
 from events.webhooks.endpoints import Webhooks
+from events.work_queue import WorkQueue
 
 
 @dataclass
 class Services:
     settings: Settings
-    pool: ConnectionPool  # for the health check only
+    pool: ConnectionPool[Any]  # closed when the process ends; views never use it
     commands: Commands
     automation: Automation  # tests drive workers' work through it; views never do
     queries: Queries
@@ -32,6 +34,7 @@ class Services:
     webhooks: Webhooks
     queue: Queue
     matcher: Matcher  # the workers run it; tests run passes through it; views never do
+    work: WorkQueue  # the outbox's lag, for the health check and /metrics
 
 
 def services() -> Services:

@@ -1,16 +1,17 @@
 """The composition root: builds the pool, the cache, the signing key, the unit of work, the
-command service and the queries, the same way for the API and the workers."""
+command service and the queries, the same way for the API and the workers. It is the one
+module of the application that picks Postgres: the API and the workers get every part of it
+from here, typed by its port, and never import events/postgres/ (make lint checks it)."""
 
 from __future__ import annotations
 
 import secrets
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
-
-from psycopg_pool import ConnectionPool
 
 from domain.budget import Deadline
 from events.automation import BOT_SEED_PURPOSE, Automation
@@ -21,7 +22,9 @@ from events.matchmaking.matcher import Matcher
 from events.matchmaking.queue import Queue
 from events.matchmaking.ratings import StoredRatings
 from events.players import Players
+from events.postgres.connections import Pool
 from events.postgres.db import make_pool
+from events.postgres.notifications import GameNotifier, listening
 from events.postgres.repository import Repository
 from events.postgres.unit_of_work import PostgresUnitOfWork
 from events.queries import Queries, run_in_place
@@ -29,14 +32,17 @@ from events.rating_updates import RatingUpdates
 from events.sealing import Sealer
 from events.settings import Settings
 from events.signing import HeadSigner, load_or_create_signer
+from events.wakeups import GAME_CHANNEL, Listener, Notifier
 from events.webhooks import signing as webhook_signing
 from events.webhooks.endpoints import Webhooks
+from events.webhooks.outgoing import Outgoing
+from events.work_queue import WorkQueue
 
 
 @dataclass
 class Cardroom:
     settings: Settings
-    pool: ConnectionPool
+    pool: Pool
     commands: Commands
     automation: Automation
     queries: Queries
@@ -46,9 +52,20 @@ class Cardroom:
     ratings: RatingUpdates
     queue: Queue
     matcher: Matcher
+    work: WorkQueue
+    outgoing: Outgoing
 
     def close(self) -> None:
         self.pool.close()
+
+    def listen(self, *channels: str) -> AbstractContextManager[Listener]:
+        """A connection of its own listening on the channels (events/wakeups.py names them)."""
+        return listening(self.settings.database_url, *channels)
+
+
+def new_notifier(database_url: str, channel: str = GAME_CHANNEL) -> Notifier:
+    """One process's listener on a channel (games, or players' notices), for its streams."""
+    return GameNotifier(database_url, channel=channel)
 
 
 def bootstrap(
@@ -90,4 +107,6 @@ def bootstrap(
         RatingUpdates(pool),
         Queue(pool, skills),
         Matcher(pool, commands, skills, secrets.SystemRandom()),
+        WorkQueue(pool),
+        Outgoing(pool, webhook_sealer),
     )

@@ -8,6 +8,7 @@ which the API renders the same answer again; seat tokens, which exist nowhere el
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -17,7 +18,16 @@ from typing import Any
 class IdempotentRequest:
     scope: str  # e.g. "create", "action:<game>:<seat>"
     key: str  # the client's Idempotency-Key; only a keyed hash of it is stored
-    request_hash: str  # a fingerprint of the request (events.postgres.idempotency.request_hash)
+    request_hash: str  # a fingerprint of the request (`request_hash`)
+
+
+def request_hash(*parts: str | bytes) -> str:
+    """A fingerprint of the request (method, path, canonical body...) to detect key reuse."""
+    digest = hashlib.sha256()
+    for part in parts:
+        raw = part.encode("utf-8") if isinstance(part, str) else part
+        digest.update(len(raw).to_bytes(8, "big") + raw)  # length-prefixed: no ambiguity
+    return digest.hexdigest()
 
 
 class ClaimKind(StrEnum):

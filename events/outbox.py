@@ -1,11 +1,13 @@
 """Work due after a commit that the workers do: a bot's turn, automatic work such as round
 scoring, or taking a rated game's end into the ratings. Typed here; its text form (the
-outbox's `kind` column, part of RQ job ids) is written and read here only. The outbox table
-itself: events/postgres/outbox.py."""
+outbox's `kind` column, part of RQ job ids) is written and read here only. An outbox row
+(`OutboxItem`) is what the relay hands to RQ; the table itself: events/postgres/outbox.py."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
 
 from domain.policy import AutomaticDue, BotTurnsDue, Due
 
@@ -57,3 +59,24 @@ def work_due(next_up: Due) -> list[Work]:
     if isinstance(next_up, BotTurnsDue):
         return [BotTurn(seat) for seat in next_up.seats]
     return []
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxItem:
+    """A row of the outbox: work due after the commit of `version`."""
+
+    id: int
+    game_id: UUID
+    version: int
+    kind: str
+    created_at: datetime
+    enqueued_at: datetime | None
+    urgent: bool  # a human is waiting for it
+
+    @property
+    def job_id(self) -> str:
+        return f"{self.game_id}_{self.version}_{self.kind}"
+
+    @property
+    def work(self) -> Work:
+        return decode(self.kind)

@@ -12,10 +12,10 @@ from datetime import datetime
 from uuid import UUID
 
 from events.errors import ApplicationError
+from events.player_records import InboxRow, NoticeRow, PlayerRow
 from events.postgres import players, ratings, store
-from events.postgres.players import InboxRow, NoticeRow, PlayerRow
-from events.postgres.ratings import LeaderPosition, LeaderRow
-from events.ratings import Rating
+from events.postgres.connections import Pool
+from events.ratings import LeaderPosition, LeaderRow, Rating
 
 KEY_PREFIX = "pk_"  # a player's key says what it is; a seat token never starts so on purpose
 
@@ -37,7 +37,7 @@ class Profile:
 
 
 class Players:
-    def __init__(self, pool) -> None:
+    def __init__(self, pool: Pool) -> None:
         self._pool = pool
 
     def create(self, name: str) -> tuple[PlayerRow, str]:

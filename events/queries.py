@@ -17,6 +17,7 @@ from events.errors import GameNotFound
 from events.folding import CODE_VERSION, fold_events
 from events.postgres import audit_cache, feed_reads, seat_tokens, store, turn_timers
 from events.postgres.audit_reads import GameLog, read_game_log
+from events.postgres.connections import Pool
 from events.postgres.listing import StreamInfo
 from events.postgres.repository import Repository
 from events.records import StoredEvent
@@ -41,7 +42,7 @@ class GameSince(NamedTuple):
 
 class Queries:
     def __init__(
-        self, pool, repository: Repository, offload: Callable[..., Any] = run_in_place
+        self, pool: Pool, repository: Repository, offload: Callable[..., Any] = run_in_place
     ) -> None:
         self._pool = pool
         self._repository = repository

@@ -14,8 +14,6 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from uuid import UUID
 
-import psycopg
-
 from domain.codec import from_json
 from domain.games import get_game_type
 from domain.rated_games import RatedResult, rated_result
@@ -23,6 +21,7 @@ from domain.table import TableCreated
 from events.folding import decode
 from events.outbox import RateGame
 from events.postgres import outbox, ratings
+from events.postgres.connections import Connection, Pool
 from events.ratings import NEW, Rating, rate
 from events.records import StoredEvent
 
@@ -31,7 +30,7 @@ REBUILD_BATCH = 500  # games whose events one read brings
 
 
 class RatingUpdates:
-    def __init__(self, pool) -> None:
+    def __init__(self, pool: Pool) -> None:
         self._pool = pool
 
     def take(self, game_id: UUID, version: int) -> str:
@@ -56,7 +55,7 @@ class RatingUpdates:
         return len(taken)
 
 
-def _take(conn: psycopg.Connection, game_id: UUID) -> str:
+def _take(conn: Connection, game_id: UUID) -> str:
     if ratings.is_rated(conn, game_id):
         return "already"
     result = result_of(ratings.rating_events(conn, [game_id]))
@@ -79,7 +78,7 @@ def result_of(stored: Sequence[StoredEvent]) -> RatedResult | None:
 
 
 def _rate_in_order(
-    conn: psycopg.Connection, order: list[UUID], progress: Progress
+    conn: Connection, order: list[UUID], progress: Progress
 ) -> tuple[dict[tuple[str, str], Rating], list[tuple[UUID, str]]]:
     """Every (game type, rater)'s rating after taking the games in `order`, and the games
     taken (game, type)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from uuid import UUID
 
 from openskill.models import PlackettLuce
 
@@ -38,6 +39,34 @@ class Rating:
 
 
 NEW = Rating(MODEL.mu, MODEL.sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderPosition:
+    """Where a leaderboard page ended: its last row's display, player, rank and position."""
+
+    display: float
+    player_id: UUID
+    rank: int
+    position: int  # 1 for the first row of the board
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    rank: int  # 1 + the players above: equal displays share a rank
+    position: int  # 1 + the rows listed before it
+    player_id: UUID
+    name: str
+    bot_level: str | None
+    mu: float
+    sigma: float
+    display: float
+    games: int
+
+    @property
+    def end(self) -> LeaderPosition:
+        """The position a page ending with this row ended at."""
+        return LeaderPosition(self.display, self.player_id, self.rank, self.position)
 
 
 def rate(result: RatedResult, current: Mapping[str, Rating]) -> dict[str, Rating]:

@@ -13,8 +13,7 @@ import time
 from uuid import UUID
 
 from events import metrics, outbox
-from events.postgres import fair_work
-from events.postgres import outbox as outbox_rows
+from events.bootstrap import Cardroom
 from workers import context
 
 log = logging.getLogger("cardroom.jobs")
@@ -43,19 +42,19 @@ def run_work(game_id: str, version: int, kind: str) -> str:
     return outcome
 
 
-def _count_usage(cardroom, game_id: UUID, seconds: float) -> None:
+def _count_usage(cardroom: Cardroom, game_id: UUID, seconds: float) -> None:
     """The job's time goes to its table's creator, and the relay learns a place is free."""
     try:
-        with cardroom.pool.connection() as conn:
-            fair_work.job_finished(conn, game_id, seconds)
+        cardroom.work.job_finished(game_id, seconds)
     except Exception:  # never fails the job; the relay polls anyway
         log.warning("could not count the job's time", exc_info=True)
 
 
-def _observe_latency(cardroom, game_id: UUID, version: int, kind: str, label: str) -> None:
+def _observe_latency(
+    cardroom: Cardroom, game_id: UUID, version: int, kind: str, label: str
+) -> None:
     try:
-        with cardroom.pool.connection() as conn:
-            seconds = outbox_rows.age(conn, game_id, version, kind)
+        seconds = cardroom.work.age(game_id, version, kind)
     except Exception:  # a measurement never fails the job it measures
         log.warning("could not read the job's outbox row", exc_info=True)
         return

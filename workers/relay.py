@@ -1,6 +1,6 @@
 """The outbox relay: turns committed outbox rows into RQ jobs, woken by NOTIFY, polling as a
 fallback, keeping only a few jobs ahead of the workers and picking them fairly between the
-clients that created the tables (events/postgres/fair_work.py); and the sweeper, which
+clients that created the tables (events/work_queue.py); and the sweeper, which
 re-enqueues work that was enqueued but never finished (Redis restarted, a worker killed)."""
 
 from __future__ import annotations
@@ -9,11 +9,9 @@ import logging
 import threading
 import time
 
-import psycopg
-
 from events import heartbeats
-from events.postgres import fair_work, idempotency, outbox
-from events.postgres.outbox import OUTBOX_CHANNEL, OutboxItem
+from events.outbox import OutboxItem
+from events.wakeups import OUTBOX_CHANNEL, Listener, ListenerLost
 from workers import context
 from workers.jobs import run_work
 
@@ -42,15 +40,7 @@ def enqueue(row: OutboxItem) -> None:
 def relay_pending() -> int:
     """Hands the workers as many rows as they have places ahead of them, fairly between
     creators; returns how many."""
-    with context.cardroom().pool.connection() as conn, conn.transaction():
-        room = min(BATCH, work_ahead() - fair_work.in_flight(conn))
-        if room <= 0:
-            return 0
-        rows = fair_work.claim_fairly(conn, room)
-        for row in rows:
-            enqueue(row)
-        outbox.mark_enqueued(conn, [row.id for row in rows])
-    return len(rows)
+    return context.cardroom().work.hand_out(work_ahead(), BATCH, enqueue)
 
 
 _workers_seen = (0.0, 1)  # (when read, workers beating then)
@@ -74,13 +64,11 @@ def work_ahead() -> int:
 
 
 def sweep_stale(older_than_seconds: float) -> int:
-    with context.cardroom().pool.connection() as conn, conn.transaction():
-        rows = outbox.stale(conn, older_than_seconds)
-        for row in rows:
-            log.warning("re-enqueueing stuck work %s", row.job_id)
-            enqueue(row)
-        outbox.mark_enqueued(conn, [row.id for row in rows])
-    return len(rows)
+    def again(row: OutboxItem) -> None:
+        log.warning("re-enqueueing stuck work %s", row.job_id)
+        enqueue(row)
+
+    return context.cardroom().work.hand_out_stale(older_than_seconds, again)
 
 
 def relay_forever(stop: threading.Event, poll_seconds: float = 1.0) -> None:
@@ -90,18 +78,15 @@ def relay_forever(stop: threading.Event, poll_seconds: float = 1.0) -> None:
     delay = RECONNECT_FIRST
     while not stop.is_set():
         try:
-            with psycopg.connect(
-                context.settings().database_url, autocommit=True, connect_timeout=5
-            ) as listener:
-                listener.execute(f"LISTEN {OUTBOX_CHANNEL}")
+            with context.cardroom().listen(OUTBOX_CHANNEL) as listener:
                 if delay > RECONNECT_FIRST:
                     log.warning("listening for %s again", OUTBOX_CHANNEL)
                 delay = RECONNECT_FIRST
                 _relay_while_listening(listener, stop, poll_seconds)
-        except psycopg.Error as error:
+        except ListenerLost as error:
             log.warning(
                 "the relay's LISTEN connection failed (%s); reconnecting in %.1f s",
-                type(error).__name__,
+                error,
                 delay,
             )
             _relay_once()  # rows may be pending (polling without wake-ups meanwhile)
@@ -109,13 +94,11 @@ def relay_forever(stop: threading.Event, poll_seconds: float = 1.0) -> None:
             delay = min(RECONNECT_MAX, delay * 2)
 
 
-def _relay_while_listening(
-    listener: psycopg.Connection, stop: threading.Event, poll_seconds: float
-) -> None:
+def _relay_while_listening(listener: Listener, stop: threading.Event, poll_seconds: float) -> None:
     while not stop.is_set():
         waiting = _relay_once()
         wait = BACKLOG_POLL_SECONDS if waiting else poll_seconds
-        for _ in listener.notifies(timeout=wait, stop_after=1):
+        for _ in listener.wakeups(timeout=wait, stop_after=1):
             pass
 
 
@@ -131,17 +114,12 @@ def _relay_once() -> bool:
 
 
 def _backlog() -> bool:
-    with context.cardroom().pool.connection() as conn:
-        return fair_work.waiting(conn)
+    return context.cardroom().work.waiting()
 
 
 def purge_old_records() -> tuple[int, int]:
     """Idempotency keys past their 24 hours and finished outbox rows past an hour."""
-    with context.cardroom().pool.connection() as conn, conn.transaction():
-        keys = idempotency.purge_expired(conn)
-        done = outbox.purge_done(conn, older_than_seconds=3600)
-        conn.execute("DELETE FROM creator_usage WHERE updated_at < now() - interval '1 day'")
-    return keys, done
+    return context.cardroom().work.purge(done_older_than_seconds=3600)
 
 
 def sweep_forever(stop: threading.Event, every_seconds: float = 2.0) -> None:

@@ -28,12 +28,7 @@ from collections.abc import Iterable
 from urllib.parse import urlsplit
 from uuid import UUID
 
-import psycopg
-
 from events.event_text import event_json, sse_message
-from events.postgres.notifications import game_of
-from events.postgres.players import PLAYER_CHANNEL
-from events.postgres.store import NOTIFY_CHANNEL
 from events.stream_channels import (
     credential_channel,
     ends_key,
@@ -41,6 +36,15 @@ from events.stream_channels import (
     stream_channel,
     viewer_channel,
     watched_key,
+)
+from events.wakeups import (
+    GAME_CHANNEL,
+    PLAYER_CHANNEL,
+    Listener,
+    ListenerLost,
+    Wakeup,
+    first_version_of,
+    game_of,
 )
 from workers import context
 
@@ -149,7 +153,7 @@ def _close(channel: str, after: int = 0) -> dict:
     return {"channel": channel, "prev-id": str(after), "formats": close}
 
 
-def items_for(notes: Iterable[psycopg.Notify]) -> list[dict]:
+def items_for(notes: Iterable[Wakeup]) -> list[dict]:
     """The items of these notifications, each game's in the order of its commits."""
     games: dict[UUID, int | None] = {}
     players: set[str] = set()
@@ -160,8 +164,7 @@ def items_for(notes: Iterable[psycopg.Notify]) -> list[dict]:
         game_id = game_of(note.payload)
         if game_id is None:
             continue
-        _, _, named = note.payload.partition(" ")
-        version = int(named) if named.isdigit() else None
+        version = first_version_of(note.payload)
         known = games.get(game_id, version)
         games[game_id] = version if known is None else min(known, version or known)
     items = []
@@ -179,34 +182,28 @@ def publish_forever(stop: threading.Event) -> None:
     delay = RECONNECT_FIRST
     while pushpins and not stop.is_set():
         try:
-            with psycopg.connect(
-                context.settings().database_url, autocommit=True, connect_timeout=5
-            ) as listener:
-                held = listener.execute("SELECT pg_try_advisory_lock(%s)", (LOCK,)).fetchone()
-                if not (held and held[0]):
+            with context.cardroom().listen(GAME_CHANNEL, PLAYER_CHANNEL) as listener:
+                if not listener.try_lock(LOCK):
                     stop.wait(STANDBY_SECONDS)
                     continue
-                listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                listener.execute(f"LISTEN {PLAYER_CHANNEL}")
                 log.info("publishing to %s", ", ".join(urls))
                 delay = RECONNECT_FIRST
                 for pushpin in pushpins:
                     pushpin.behind = True  # whatever committed before this LISTEN
                 _publish_while_listening(listener, pushpins, stop)
-        except psycopg.Error as error:
-            log.warning("the publisher's connection failed (%s); again in %.1f s",
-                        type(error).__name__, delay)  # fmt: skip
+        except ListenerLost as error:
+            log.warning("the publisher's connection failed (%s); again in %.1f s", error, delay)
             stop.wait(delay)
             delay = min(RECONNECT_MAX, delay * 2)
 
 
 def _publish_while_listening(
-    listener: psycopg.Connection, pushpins: list[Pushpin], stop: threading.Event
+    listener: Listener, pushpins: list[Pushpin], stop: threading.Event
 ) -> None:
     while not stop.is_set():
-        notes = list(listener.notifies(timeout=1.0, stop_after=1))
+        notes = list(listener.wakeups(timeout=1.0, stop_after=1))
         if notes:
-            notes += list(listener.notifies(timeout=GATHER_SECONDS))
+            notes += list(listener.wakeups(timeout=GATHER_SECONDS))
         try:
             items = ended_streams(time.time()) + items_for(notes)
         except Exception:  # a read failed: what it missed is recovered

@@ -9,7 +9,6 @@ import logging
 import threading
 from datetime import UTC, datetime
 
-from events.postgres import turn_timers
 from workers import context, periodic
 
 log = logging.getLogger("cardroom.timers")
@@ -19,8 +18,7 @@ POLL_SECONDS = 0.2  # the lag a deadline may wait to be noticed, at most
 def fire_due_timers(limit: int = 200) -> int:
     """Times out every turn that has run out; how many were timed out now."""
     cardroom = context.cardroom()
-    with cardroom.pool.connection() as conn:
-        due = turn_timers.due(conn, limit)
+    due = cardroom.work.due_timers(limit)
     fired = 0
     for game_id, seat, since in due:
         try:

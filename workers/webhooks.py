@@ -14,17 +14,17 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Sequence
 
-import psycopg
 import redis
 from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 from rq.timeouts import TimerDeathPenalty
 
-from events.postgres import webhooks
-from events.postgres.webhooks import LEASE_SECONDS, WEBHOOK_CHANNEL, DueDelivery
 from events.settings import Settings
-from events.webhooks.sending import Pace, deliver
+from events.wakeups import WEBHOOK_CHANNEL, ListenerLost
+from events.webhooks.records import LEASE_SECONDS, DueDelivery
+from events.webhooks.sending import Pace
 from workers import context
 
 log = logging.getLogger("cardroom.webhooks")
@@ -53,9 +53,7 @@ def pace(settings: Settings) -> Pace:
 
 def deliver_webhook(delivery_id: int, failures: int) -> str:
     """The RQ job: attempt `failures + 1` of the delivery."""
-    cardroom = context.cardroom()
-    sealer = cardroom.webhooks.sealer
-    return deliver(cardroom.pool, sealer, pace(context.settings()), delivery_id, failures)
+    return context.cardroom().outgoing.deliver(pace(context.settings()), delivery_id, failures)
 
 
 def enqueue(*due: DueDelivery) -> None:
@@ -81,13 +79,9 @@ def relay_due() -> int:
     """Hands RQ each endpoint's next due delivery, as many as the threads have room for."""
     settings = context.settings()
     spacing = 1.0 / settings.webhook_deliveries_per_second
-    with context.cardroom().pool.connection() as conn, conn.transaction():
-        room = min(BATCH, settings.webhook_threads * AHEAD_PER_THREAD - webhooks.in_flight(conn))
-        if room <= 0:
-            return 0
-        due = webhooks.claim_due(conn, room, spacing)
-        enqueue(*due)  # before the commit: a failure leaves them waiting
-    return len(due)
+    places = settings.webhook_threads * AHEAD_PER_THREAD
+    # Enqueued before the commit: a failure leaves them waiting.
+    return context.cardroom().outgoing.hand_out(places, BATCH, spacing, lambda due: enqueue(*due))
 
 
 def relay_forever(stop: threading.Event) -> None:
@@ -97,18 +91,14 @@ def relay_forever(stop: threading.Event) -> None:
     delay = RECONNECT_FIRST
     while not stop.is_set():
         try:
-            with psycopg.connect(
-                context.settings().database_url, autocommit=True, connect_timeout=5
-            ) as listener:
-                listener.execute(f"LISTEN {WEBHOOK_CHANNEL}")
+            with context.cardroom().listen(WEBHOOK_CHANNEL) as listener:
                 delay = RECONNECT_FIRST
                 while not stop.is_set():
                     _relay_once()
-                    for _ in listener.notifies(timeout=POLL_SECONDS, stop_after=1):
+                    for _ in listener.wakeups(timeout=POLL_SECONDS, stop_after=1):
                         pass
-        except psycopg.Error as error:
-            log.warning("the webhook relay's LISTEN failed (%s); again in %.1f s",
-                        type(error).__name__, delay)  # fmt: skip
+        except ListenerLost as error:
+            log.warning("the webhook relay's LISTEN failed (%s); again in %.1f s", error, delay)
             _relay_once()
             stop.wait(delay)
             delay = min(RECONNECT_MAX, delay * 2)
@@ -124,17 +114,17 @@ def _relay_once() -> None:
 
 def sweep_stale(older_than_seconds: float = STALE_AFTER_SECONDS) -> int:
     """Hands RQ again the deliveries it lost; how many."""
-    with context.cardroom().pool.connection() as conn, conn.transaction():
-        lost = webhooks.stale(conn, older_than_seconds)
+
+    def again(lost: Sequence[DueDelivery]) -> None:
         for delivery in lost:
             log.warning("re-enqueueing lost webhook delivery %s", delivery.job_id)
         enqueue(*lost)
-    return len(lost)
+
+    return context.cardroom().outgoing.hand_out_lost(older_than_seconds, again)
 
 
 def purge_old() -> int:
-    with context.cardroom().pool.connection() as conn, conn.transaction():
-        return webhooks.purge(conn, PURGE_AFTER_SECONDS)
+    return context.cardroom().outgoing.purge(PURGE_AFTER_SECONDS)
 
 
 def sweep_forever(stop: threading.Event) -> None:

@@ -16,7 +16,7 @@ from uuid import UUID
 
 from api.games.feeds import GameFeed
 from events.event_text import sse_comment
-from events.postgres.notifications import GameNotifier
+from events.wakeups import Notifier
 
 BATCH = 500  # events read at once; a longer backlog is sent in several reads
 RETRY_MS = 2000  # how soon an EventSource reconnects after the stream drops
@@ -52,7 +52,7 @@ def preamble(after: int, what: str = "events after version") -> str:
 def event_stream(
     spec: StreamSpec,
     feed: GameFeed,
-    notifier: GameNotifier,
+    notifier: Notifier,
     renew: Callable[[], None] = lambda: None,
 ) -> Iterator[str]:
     """Yields SSE text: the events after `spec.after`, then each new one, until the game's final

@@ -31,8 +31,8 @@ from api.stream_slots import Slot, StreamSlots
 from api.stream_tickets import StreamTickets
 from events import metrics
 from events import stream_channels as channels
+from events.bootstrap import new_notifier
 from events.credentials import token_hash
-from events.postgres.notifications import GameNotifier
 from events.stream_channels import (
     CREDENTIAL,
     STREAM,
@@ -40,6 +40,7 @@ from events.stream_channels import (
     viewer_channel,
     viewer_of,
 )
+from events.wakeups import Notifier
 
 MAX_VERSION = 2**31 - 1
 RETRY_SECONDS = 5  # after a stream of the same client ends
@@ -63,7 +64,7 @@ STREAM_QUERY = StreamQuery()
 class StreamHub:
     """Per API process: the one LISTEN connection, the stream counts, and the games' feeds."""
 
-    notifier: GameNotifier
+    notifier: Notifier
     slots: StreamSlots
     feeds: Feeds
 
@@ -74,7 +75,7 @@ def stream_hub() -> StreamHub:
         if hub is None:
             settings = services().settings
             hub = StreamHub(
-                GameNotifier(settings.database_url),
+                new_notifier(settings.database_url),
                 stream_slots(settings, services().redis),
                 Feeds(services().queries, BATCH),
             )

@@ -17,7 +17,7 @@ from api.requests import query
 from api.schemas.players import InboxQuery
 from api.services import services
 from events import json_text
-from events.postgres.players import InboxRow
+from events.player_records import InboxRow
 
 INBOX_QUERY = InboxQuery()
 

@@ -14,8 +14,7 @@ from api.requests import query
 from api.schemas.players import LeaderboardQuery
 from api.services import services
 from domain.games import GAME_TYPES
-from events.postgres.ratings import LeaderRow
-from events.ratings import Rating
+from events.ratings import LeaderRow, Rating
 
 LEADERBOARD_QUERY = LeaderboardQuery()
 

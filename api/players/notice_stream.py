@@ -42,11 +42,11 @@ from api.requests import query
 from api.schemas.players import NoticeStreamQuery
 from api.services import services
 from events import json_text
+from events.bootstrap import new_notifier
 from events.credentials import token_hash
 from events.event_text import sse_comment
+from events.player_records import NoticeRow
 from events.players import Players
-from events.postgres.notifications import GameNotifier
-from events.postgres.players import PLAYER_CHANNEL, NoticeRow
 from events.stream_channels import (
     CREDENTIAL,
     PLAYER,
@@ -54,6 +54,7 @@ from events.stream_channels import (
     credential_channel,
     player_channel,
 )
+from events.wakeups import PLAYER_CHANNEL, Notifier
 
 BATCH = 200
 LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
@@ -175,7 +176,7 @@ def notice_stream(
     credential: str,
     after: int,
     players: Players,
-    notifier: GameNotifier,
+    notifier: Notifier,
     heartbeat: float,
     max_seconds: float,
     renew=lambda: None,
@@ -225,13 +226,12 @@ def _frame(notice: NoticeRow) -> str:
     return f"id: {notice.number}\nevent: {notice.kind}\ndata: {data}\n\n"
 
 
-def _notifier() -> GameNotifier:
+def _notifier() -> Notifier:
     """This process's one LISTEN on the players' channel, started with its first stream."""
     with _NOTIFIER_LOCK:
-        notifier = current_app.extensions.get("cardroom_player_notifier")
+        notifier: Notifier | None = current_app.extensions.get("cardroom_player_notifier")
         if notifier is None:
-            url = services().settings.database_url
-            notifier = GameNotifier(url, channel=PLAYER_CHANNEL)
+            notifier = new_notifier(services().settings.database_url, PLAYER_CHANNEL)
             current_app.extensions["cardroom_player_notifier"] = notifier
         return notifier
 

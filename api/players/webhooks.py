@@ -18,8 +18,8 @@ from api.rendering import iso
 from api.requests import json_body
 from api.schemas.webhooks import NewWebhookSchema
 from api.services import services
-from events.postgres.webhooks import AttemptRow, EndpointRow
 from events.webhooks.addresses import RefusedUrl
+from events.webhooks.records import AttemptRow, EndpointRow
 from events.webhooks.signing import message_id
 
 NEW_WEBHOOK = NewWebhookSchema()

@@ -32,13 +32,16 @@ from events.errors import QueueMoved
 from events.matchmaking.entries import QueueEntry
 from events.matchmaking.ratings import Ratings
 from events.postgres import queue
+from events.postgres.connections import Pool
 
 PASS_LIMIT = 20_000  # entries one pass looks at, longest waiting first
 SEATING_THREADS = 4  # tables created at once by a pass (each holds a pool connection)
 
 
 class Matcher:
-    def __init__(self, pool, commands: Commands, ratings: Ratings, rng: random.Random) -> None:
+    def __init__(
+        self, pool: Pool, commands: Commands, ratings: Ratings, rng: random.Random
+    ) -> None:
         self._pool = pool
         self._commands = commands
         self._ratings = ratings

@@ -14,6 +14,7 @@ from events.errors import ApplicationError
 from events.matchmaking.entries import QueueEntry, QueueMatch
 from events.matchmaking.ratings import Ratings, Skill
 from events.postgres import queue
+from events.postgres.connections import Pool
 
 
 class AlreadyQueued(ApplicationError):
@@ -65,7 +66,7 @@ class Standing:
 
 
 class Queue:
-    def __init__(self, pool, ratings: Ratings) -> None:
+    def __init__(self, pool: Pool, ratings: Ratings) -> None:
         self._pool = pool
         self._ratings = ratings
 

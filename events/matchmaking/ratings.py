@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from typing import Protocol
 from uuid import UUID
 
-import psycopg
-
 from domain.rated_tables import BOT_RATERS
 from events.postgres import queue
+from events.postgres.connections import Connection
 from events.ratings import NEW, PROVISIONAL_GAMES
 
 
@@ -31,14 +30,12 @@ BOT_ANCHORS = {"random": Skill(18.0, NEW.sigma), "basic": Skill(25.0, NEW.sigma)
 
 class Ratings(Protocol):
     def of_players(
-        self, conn: psycopg.Connection, game_type: str, players: Sequence[UUID]
+        self, conn: Connection, game_type: str, players: Sequence[UUID]
     ) -> dict[UUID, Skill]:
         """Each player's skill at the game type (a newcomer's when it has none)."""
         ...
 
-    def of_bots(
-        self, conn: psycopg.Connection, game_type: str, levels: Sequence[str]
-    ) -> dict[str, Skill]:
+    def of_bots(self, conn: Connection, game_type: str, levels: Sequence[str]) -> dict[str, Skill]:
         """Each bot level's skill at the game type, in the order of `levels`."""
         ...
 
@@ -47,14 +44,12 @@ class StoredRatings:
     """The ratings projection's rows, read in one statement per call."""
 
     def of_players(
-        self, conn: psycopg.Connection, game_type: str, players: Sequence[UUID]
+        self, conn: Connection, game_type: str, players: Sequence[UUID]
     ) -> dict[UUID, Skill]:
         stored = queue.ratings(conn, game_type, players)
         return {p: Skill(*stored[p][:2]) if p in stored else NEWCOMER for p in players}
 
-    def of_bots(
-        self, conn: psycopg.Connection, game_type: str, levels: Sequence[str]
-    ) -> dict[str, Skill]:
+    def of_bots(self, conn: Connection, game_type: str, levels: Sequence[str]) -> dict[str, Skill]:
         raters = {level: UUID(BOT_RATERS[level]) for level in levels if level in BOT_RATERS}
         stored = queue.ratings(conn, game_type, list(raters.values()))
         by_level = {level: stored[rater] for level, rater in raters.items() if rater in stored}

@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
+from events.postgres.connections import Connection
 
-def cached(conn: psycopg.Connection, game_id: UUID, code: str, key_id: str) -> dict | None:
+
+def cached(conn: Connection, game_id: UUID, code: str, key_id: str) -> dict | None:
     """The report kept for the game at its current version, by this code and key; or None."""
     row = (
         conn.cursor(row_factory=tuple_row)
@@ -31,7 +32,7 @@ def cached(conn: psycopg.Connection, game_id: UUID, code: str, key_id: str) -> d
 
 
 def keep(
-    conn: psycopg.Connection,
+    conn: Connection,
     game_id: UUID,
     code: str,
     key_id: str,

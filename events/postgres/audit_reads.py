@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from psycopg import IsolationLevel
 from psycopg.rows import tuple_row
 
 from events.postgres import snapshots, store
+from events.postgres.connections import AnyConnection, Connection
 from events.postgres.store import StoredEvent
 
 
@@ -36,7 +36,7 @@ class GameLog:
 
 
 @contextmanager
-def _consistent(conn: psycopg.Connection) -> Iterator[None]:
+def _consistent(conn: Connection) -> Iterator[None]:
     before = conn.isolation_level
     conn.isolation_level = IsolationLevel.REPEATABLE_READ
     try:
@@ -46,12 +46,12 @@ def _consistent(conn: psycopg.Connection) -> Iterator[None]:
         conn.isolation_level = before
 
 
-def _stream_row(conn: psycopg.Connection, game_id: UUID) -> StreamRow:
+def _stream_row(conn: Connection, game_id: UUID) -> StreamRow:
     columns = "version, head_hash, chain_format, head_signature"
     return StreamRow(*store.stream_row(conn, game_id, columns))
 
 
-def read_game_log(conn: psycopg.Connection, game_id: UUID, with_snapshot: bool = True) -> GameLog:
+def read_game_log(conn: Connection, game_id: UUID, with_snapshot: bool = True) -> GameLog:
     """The stream row and every event up to its version (and the snapshot), as of one moment."""
     with _consistent(conn):
         stream = _stream_row(conn, game_id)
@@ -69,12 +69,12 @@ class ChainedGame:
     events: list[StoredEvent]
 
 
-def count_games(conn: psycopg.Connection) -> int:
+def count_games(conn: AnyConnection) -> int:
     row = conn.cursor(row_factory=tuple_row).execute("SELECT count(*) FROM streams").fetchone()
     return 0 if row is None else row[0]
 
 
-def chained_games(conn: psycopg.Connection, batch: int = 200) -> Iterator[ChainedGame]:
+def chained_games(conn: AnyConnection, batch: int = 200) -> Iterator[ChainedGame]:
     """Every game with its events, in game id order, `batch` games per REPEATABLE READ
     transaction (one snapshot per batch: a game's row and events agree, and no transaction
     stays open for the whole walk)."""

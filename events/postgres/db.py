@@ -14,6 +14,7 @@ from psycopg.types.json import set_json_dumps, set_json_loads
 from psycopg_pool import ConnectionPool
 
 from events import json_text
+from events.postgres.connections import Connection, Pool
 
 # Event data, snapshots and replies go to and from jsonb columns: orjson both ways, for every
 # connection of the process.
@@ -29,7 +30,7 @@ def make_pool(
     statement_timeout_ms: int = 15_000,
     idle_in_transaction_timeout_ms: int = 60_000,
     wait_timeout_s: float = 3.0,
-) -> ConnectionPool:
+) -> Pool:
     # Server-side limits so a stuck request cannot hold a game's row lock (or the global
     # reader's xmin) for long; the pool wait timeout turns exhaustion, or a database that
     # went away, into a 503 within seconds rather than a hang (docs/api.md: within 5 s).
@@ -49,6 +50,7 @@ def make_pool(
     }
     return ConnectionPool(
         database_url,
+        connection_class=Connection,
         min_size=min(min_size, max_size),
         max_size=max_size,
         kwargs=kwargs,

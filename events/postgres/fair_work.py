@@ -19,10 +19,11 @@ from __future__ import annotations
 import math
 from uuid import UUID
 
-import psycopg
 from psycopg.rows import class_row, tuple_row
 
-from events.postgres.outbox import OUTBOX_CHANNEL, OutboxItem
+from events.outbox import OutboxItem
+from events.postgres.connections import Connection
+from events.wakeups import OUTBOX_CHANNEL
 
 HALF_LIFE_SECONDS = 60.0
 _DECAY = math.log(2) / HALF_LIFE_SECONDS
@@ -53,7 +54,7 @@ FOR UPDATE OF o SKIP LOCKED
 """
 
 
-def in_flight(conn: psycopg.Connection) -> int:
+def in_flight(conn: Connection) -> int:
     """Rows handed to RQ and not done yet (through the outbox's partial index)."""
     row = (
         conn.cursor(row_factory=tuple_row)
@@ -63,7 +64,7 @@ def in_flight(conn: psycopg.Connection) -> int:
     return 0 if row is None else row[0]
 
 
-def waiting(conn: psycopg.Connection) -> bool:
+def waiting(conn: Connection) -> bool:
     """Whether some row waits to be enqueued."""
     row = (
         conn.cursor(row_factory=tuple_row)
@@ -75,14 +76,14 @@ def waiting(conn: psycopg.Connection) -> bool:
     return bool(row and row[0])
 
 
-def claim_fairly(conn: psycopg.Connection, limit: int) -> list[OutboxItem]:
+def claim_fairly(conn: Connection, limit: int) -> list[OutboxItem]:
     """Up to `limit` rows not yet enqueued, in turns between creators (the module's order),
     locked until the relay's transaction ends: enqueue them, mark_enqueued(), then commit."""
     cur = conn.cursor(row_factory=class_row(OutboxItem))
     return cur.execute(_CLAIM, (_DECAY, limit)).fetchall()
 
 
-def job_finished(conn: psycopg.Connection, game_id: UUID, seconds: float) -> None:
+def job_finished(conn: Connection, game_id: UUID, seconds: float) -> None:
     """Adds a job's time to its table's creator's usage, and wakes the relay."""
     conn.execute(
         "INSERT INTO creator_usage (creator, seconds, updated_at)"
@@ -95,7 +96,7 @@ def job_finished(conn: psycopg.Connection, game_id: UUID, seconds: float) -> Non
     conn.execute("SELECT pg_notify(%s, '')", (OUTBOX_CHANNEL,))
 
 
-def usage(conn: psycopg.Connection, creator: str) -> float:
+def usage(conn: Connection, creator: str) -> float:
     """The creator's recent worker seconds, decayed to now (0 if none)."""
     row = (
         conn.cursor(row_factory=tuple_row)
@@ -105,3 +106,12 @@ def usage(conn: psycopg.Connection, creator: str) -> float:
         .fetchone()
     )
     return 0.0 if row is None else row[0]
+
+
+def purge_usage(conn: Connection, older_than_seconds: float) -> int:
+    """Forgets creators whose usage was last recorded longer ago than N seconds (decayed to
+    nothing by then)."""
+    return conn.execute(
+        "DELETE FROM creator_usage WHERE updated_at < now() - make_interval(secs => %s)",
+        (older_than_seconds,),
+    ).rowcount

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from uuid import UUID
 
-import psycopg
 from psycopg.rows import tuple_row
 
+from events.postgres.connections import Connection
 from events.postgres.store import EVENT_COLUMNS, event_from_row
 from events.records import StoredEvent
 
@@ -29,7 +29,7 @@ _READ = (
 
 
 def events_and_credentials(
-    conn: psycopg.Connection, game_id: UUID, after: int, limit: int
+    conn: Connection, game_id: UUID, after: int, limit: int
 ) -> tuple[list[StoredEvent], frozenset[str]]:
     rows = (
         conn.cursor(row_factory=tuple_row)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import psycopg
 from psycopg.rows import tuple_row
 
+from events.postgres.connections import Connection
 from events.postgres.store import EVENT_COLUMNS, StoredEvent, event_from_row
 
 
@@ -34,7 +34,7 @@ LIMIT %s"""
 
 
 def read_global(
-    conn: psycopg.Connection, checkpoint: Checkpoint = START, limit: int = 500
+    conn: Connection, checkpoint: Checkpoint = START, limit: int = 500
 ) -> tuple[list[StoredEvent], Checkpoint]:
     """The next events after `checkpoint` and the checkpoint to resume from (unchanged if none).
     Under READ COMMITTED (or autocommit) each call sees what committed since the last."""

@@ -8,25 +8,15 @@ the first holds a transaction-scoped advisory lock on the key until it commits o
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-import psycopg
 from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
 from events.idempotent_requests import Claim, ClaimKind
+from events.postgres.connections import Connection
 
 KEEP_HOURS = 24
-
-
-def request_hash(*parts: str | bytes) -> str:
-    """A fingerprint of the request (method, path, canonical body...) to detect key reuse."""
-    digest = hashlib.sha256()
-    for part in parts:
-        raw = part.encode("utf-8") if isinstance(part, str) else part
-        digest.update(len(raw).to_bytes(8, "big") + raw)  # length-prefixed: no ambiguity
-    return digest.hexdigest()
 
 
 # One statement: try the key's advisory lock and insert only if it was free. A plain
@@ -41,7 +31,7 @@ ins AS (
 SELECT got, EXISTS (SELECT 1 FROM ins) FROM lock"""
 
 
-def claim(conn: psycopg.Connection, scope: str, key: str, request_hash: str) -> Claim:
+def claim(conn: Connection, scope: str, key: str, request_hash: str) -> Claim:
     cur = conn.cursor(row_factory=tuple_row)
     row = cur.execute(_CLAIM, {"scope": scope, "key": key, "hash": request_hash}).fetchone()
     assert row is not None  # the statement always returns its one row
@@ -65,7 +55,7 @@ def claim(conn: psycopg.Connection, scope: str, key: str, request_hash: str) -> 
     return Claim(ClaimKind.REPLAY, record)
 
 
-def complete(conn: psycopg.Connection, scope: str, key: str, record: Any) -> None:
+def complete(conn: Connection, scope: str, key: str, record: Any) -> None:
     """Records what the request did, in the transaction that did it."""
     cur = conn.execute(
         "UPDATE idempotency SET status = 'done', response = %s"
@@ -76,7 +66,7 @@ def complete(conn: psycopg.Connection, scope: str, key: str, record: Any) -> Non
         raise LookupError(f"no idempotency claim in progress for {scope}/{key}")
 
 
-def purge_expired(conn: psycopg.Connection, older_than_hours: float = KEEP_HOURS) -> int:
+def purge_expired(conn: Connection, older_than_hours: float = KEEP_HOURS) -> int:
     """Deletes keys older than the given age (never less than 24 h); returns how many."""
     hours = max(older_than_hours, KEEP_HOURS)
     cur = conn.execute(

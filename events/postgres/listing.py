@@ -10,11 +10,11 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from psycopg import sql
 from psycopg.rows import class_row
 
 from events.errors import GameNotFound
+from events.postgres.connections import Connection
 
 STATUSES = ("waiting", "active", "finished")
 
@@ -34,7 +34,7 @@ class StreamInfo:
         return (self.created_at, self.game_id)
 
 
-def set_stream_status(conn: psycopg.Connection, game_id: UUID, status: str) -> None:
+def set_stream_status(conn: Connection, game_id: UUID, status: str) -> None:
     if status not in STATUSES:
         raise ValueError(f"status must be one of {STATUSES}")
     cur = conn.execute(
@@ -46,7 +46,7 @@ def set_stream_status(conn: psycopg.Connection, game_id: UUID, status: str) -> N
 
 
 def list_streams(
-    conn: psycopg.Connection,
+    conn: Connection,
     status: str | None = None,
     game_type: str | None = None,
     before: tuple[datetime, UUID] | None = None,

@@ -25,11 +25,13 @@ from weakref import WeakKeyDictionary, WeakSet
 import psycopg
 from psycopg.rows import tuple_row
 
+from events.postgres.connections import AnyConnection
+
 Statement = tuple[str, Sequence[Any]]  # a query (placeholders %s, no other %) and its parameters
 PREFIX = "cardroom_"
 # The names each open connection is known to hold; a connection the pool replaces is forgotten.
-_held: WeakKeyDictionary[psycopg.Connection, set[str]] = WeakKeyDictionary()
-_unsure: WeakSet[psycopg.Connection] = WeakSet()  # a message failed since it was last read
+_held: WeakKeyDictionary[AnyConnection, set[str]] = WeakKeyDictionary()
+_unsure: WeakSet[AnyConnection] = WeakSet()  # a message failed since it was last read
 
 
 @lru_cache(maxsize=256)  # few texts, one per statement and row count: hashed once each
@@ -37,9 +39,7 @@ def name_of(query: str) -> str:
     return PREFIX + hashlib.blake2b(query.encode(), digest_size=8).hexdigest()
 
 
-def run(
-    conn: psycopg.Connection, before: str, statement: Statement, after: str = ""
-) -> psycopg.Cursor:
+def run(conn: AnyConnection, before: str, statement: Statement, after: str = "") -> psycopg.Cursor:
     """Sends `before` (statements with no parameters, e.g. "BEGIN"), `statement` and `after`
     in one message; the cursor it returns is on `statement`'s answer. Whatever fails raises, as
     the statements would one at a time (those after the failing one do not run)."""
@@ -61,7 +61,7 @@ def run(
     return cursor
 
 
-def _prepared(conn: psycopg.Connection, query: str, count: int) -> tuple[str, str]:
+def _prepared(conn: AnyConnection, query: str, count: int) -> tuple[str, str]:
     """The PREPARE the connection still needs for `query` ("" if none), and the statement that
     runs it. A connection on which psycopg prepares statements itself gets `query` as it is:
     psycopg may deallocate them all at any ROLLBACK (events/postgres/db.py)."""
@@ -80,7 +80,7 @@ def _numbered(query: str, count: int) -> str:
     return query % tuple(f"${i}" for i in range(1, count + 1))
 
 
-def _relearn(conn: psycopg.Connection, held: set[str]) -> None:
+def _relearn(conn: AnyConnection, held: set[str]) -> None:
     query = "SELECT name FROM pg_prepared_statements WHERE starts_with(name, %s)"
     rows: Sequence[Any] = conn.cursor(row_factory=tuple_row).execute(query, (PREFIX,)).fetchall()
     held.clear()

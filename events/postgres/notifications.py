@@ -1,10 +1,11 @@
-"""One LISTEN connection per process, fanning `game_events` notifications out to waiters.
+"""Wake-ups on Postgres (events/wakeups.py): LISTEN connections for the workers' loops, and one
+LISTEN connection per process fanning a channel's notifications out to waiters.
 
-The store NOTIFYs the channel with the game id (and its first new version) when an append
-commits. A dispatcher thread
-holds its own connection (never one of the pool's) and sets the Event of every subscription to
-that game. A notification is only a hint: a waiter re-reads the store when woken, and polls on
-its own timeout anyway, faster while the listener is down (see `poll_timeout`).
+The store NOTIFYs `game_events` with the game id (and its first new version) when an append
+commits. A dispatcher thread holds its own connection (never one of the pool's) and sets the
+Event of every subscription to that game. A notification is only a hint: a waiter re-reads the
+store when woken, and polls on its own timeout anyway, faster while the listener is down (see
+`poll_timeout`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from __future__ import annotations
 import itertools
 import logging
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from uuid import UUID
 
 import psycopg
+from psycopg.rows import TupleRow, tuple_row
 
-from events.postgres.store import NOTIFY_CHANNEL
+from events.wakeups import GAME_CHANNEL, ListenerLost, Wakeup, game_of
 
 log = logging.getLogger("cardroom.notifications")
 RECONNECT_SECONDS = 0.5  # before opening the LISTEN connection again, doubling while it fails
@@ -55,7 +59,7 @@ class GameNotifier:
         self,
         database_url: str,
         fallback_poll_seconds: float = 1.0,
-        channel: str = NOTIFY_CHANNEL,
+        channel: str = GAME_CHANNEL,
     ) -> None:
         """`channel`: the one NOTIFYed with the ids waited on (games, or players' notices)."""
         self._url = database_url
@@ -158,9 +162,35 @@ class GameNotifier:
                         self._wake(game_id)
 
 
-def game_of(payload: str) -> UUID | None:
-    """The id a payload starts with (a game's NOTIFY also names its first new version)."""
+class PostgresListener:
+    """A LISTEN connection of its own (never one of the pool's), as events/wakeups.py's
+    `Listener`."""
+
+    def __init__(self, conn: psycopg.Connection[TupleRow]) -> None:
+        self._conn = conn
+
+    def wakeups(self, timeout: float, stop_after: int | None = None) -> Iterator[Wakeup]:
+        try:
+            for note in self._conn.notifies(timeout=timeout, stop_after=stop_after):
+                yield Wakeup(note.channel, note.payload)
+        except psycopg.Error as error:
+            raise ListenerLost(type(error).__name__) from error
+
+    def try_lock(self, key: int) -> bool:
+        """A session-level advisory lock: held until this connection closes."""
+        cur = self._conn.cursor(row_factory=tuple_row)
+        held = cur.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+        return bool(held and held[0])
+
+
+@contextmanager
+def listening(database_url: str, *channels: str) -> Iterator[PostgresListener]:
+    """A connection listening on the channels, closed on leaving; ListenerLost (naming the
+    driver's error) when it cannot be opened or breaks."""
     try:
-        return UUID(payload.partition(" ")[0])
-    except ValueError:
-        return None
+        with psycopg.connect(database_url, autocommit=True, connect_timeout=5) as conn:
+            for channel in channels:
+                conn.execute(f"LISTEN {channel}")
+            yield PostgresListener(conn)
+    except psycopg.Error as error:
+        raise ListenerLost(type(error).__name__) from error

@@ -3,43 +3,18 @@ events, then handed to RQ by the relay with job id game_version_kind (deduplicat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
 from uuid import UUID
 
-import psycopg
 from psycopg.rows import class_row, tuple_row
 
-from events.outbox import Work, decode, encode
-
-OUTBOX_CHANNEL = "cardroom_outbox"
-
-
-@dataclass(frozen=True, slots=True)
-class OutboxItem:
-    id: int
-    game_id: UUID
-    version: int
-    kind: str
-    created_at: datetime
-    enqueued_at: datetime | None
-    urgent: bool  # a human is waiting for it
-
-    @property
-    def job_id(self) -> str:
-        return f"{self.game_id}_{self.version}_{self.kind}"
-
-    @property
-    def work(self) -> Work:
-        return decode(self.kind)
-
+from events.outbox import OutboxItem, Work, encode
+from events.postgres.connections import Connection
+from events.wakeups import OUTBOX_CHANNEL
 
 _COLUMNS = "id, game_id, version, kind, created_at, enqueued_at, urgent"
 
 
-def add(
-    conn: psycopg.Connection, game_id: UUID, version: int, work: Work, urgent: bool = False
-) -> bool:
+def add(conn: Connection, game_id: UUID, version: int, work: Work, urgent: bool = False) -> bool:
     """Queues work for after this transaction commits; False if it was already queued."""
     return _changes_one(
         conn,
@@ -49,20 +24,20 @@ def add(
     )
 
 
-def _changes_one(conn: psycopg.Connection, statement: str, params: tuple) -> bool:
+def _changes_one(conn: Connection, statement: str, params: tuple) -> bool:
     return conn.execute(statement, params).rowcount == 1
 
 
-def notify_relay(conn: psycopg.Connection) -> None:
+def notify_relay(conn: Connection) -> None:
     """Wakes the relay at commit (a hint: it polls anyway)."""
     conn.execute("SELECT pg_notify(%s, '')", (OUTBOX_CHANNEL,))
 
 
-def mark_enqueued(conn: psycopg.Connection, ids: list[int]) -> None:
+def mark_enqueued(conn: Connection, ids: list[int]) -> None:
     conn.execute("UPDATE outbox SET enqueued_at = now() WHERE id = ANY(%s)", (ids,))
 
 
-def mark_done(conn: psycopg.Connection, game_id: UUID, version: int, work: Work) -> bool:
+def mark_done(conn: Connection, game_id: UUID, version: int, work: Work) -> bool:
     return _changes_one(
         conn,
         "UPDATE outbox SET done_at = now()"
@@ -71,9 +46,7 @@ def mark_done(conn: psycopg.Connection, game_id: UUID, version: int, work: Work)
     )
 
 
-def stale(
-    conn: psycopg.Connection, older_than_seconds: float, limit: int = 100
-) -> list[OutboxItem]:
+def stale(conn: Connection, older_than_seconds: float, limit: int = 100) -> list[OutboxItem]:
     """Enqueued but not done for longer than N seconds (Redis lost it, a worker died).
     Locked like a claim (fair_work.claim_fairly): the sweeper re-enqueues them and calls
     mark_enqueued()."""
@@ -86,7 +59,7 @@ def stale(
     ).fetchall()
 
 
-def purge_done(conn: psycopg.Connection, older_than_seconds: float) -> int:
+def purge_done(conn: Connection, older_than_seconds: float) -> int:
     """Deletes work finished longer ago than N seconds: the events are the record, not this."""
     cur = conn.execute(
         "DELETE FROM outbox WHERE done_at < now() - make_interval(secs => %s)",
@@ -95,7 +68,7 @@ def purge_done(conn: psycopg.Connection, older_than_seconds: float) -> int:
     return cur.rowcount
 
 
-def lag(conn: psycopg.Connection) -> tuple[float, int]:
+def lag(conn: Connection) -> tuple[float, int]:
     """(Seconds since the oldest unfinished row was written, 0 for none; unfinished rows),
     read through the two partial indexes (pending, and enqueued but not done)."""
     row = (
@@ -114,7 +87,7 @@ def lag(conn: psycopg.Connection) -> tuple[float, int]:
     return row[0], row[1]
 
 
-def age(conn: psycopg.Connection, game_id: UUID, version: int, kind: str) -> float | None:
+def age(conn: Connection, game_id: UUID, version: int, kind: str) -> float | None:
     """Seconds since the row was written, by the database's clock; None if there is none."""
     row = (
         conn.cursor(row_factory=tuple_row)

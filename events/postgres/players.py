@@ -4,48 +4,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-import psycopg
 from psycopg.rows import class_row, tuple_row
 
 from events.credentials import token_hash
-from events.postgres.webhooks import WEBHOOK_CHANNEL
+from events.player_records import InboxRow, NoticeRow, PlayerRow
+from events.postgres.connections import Connection
+from events.wakeups import PLAYER_CHANNEL, WEBHOOK_CHANNEL
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerRow:
-    id: UUID
-    name: str
-    created_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class InboxRow:
-    game_id: UUID
-    game_type: str
-    status: str
-    seat: int
-    my_turn: bool
-    deadline: datetime | None
-    version: int
-    updated_at: datetime
-    last_acted_version: int
-
-
-@dataclass(frozen=True, slots=True)
-class NoticeRow:
-    number: int
-    kind: str
-    game_id: UUID | None
-    version: int | None
-    seat: int | None
-    created_at: datetime
-
-
-def create(conn: psycopg.Connection, player_id: UUID, name: str, key: str) -> PlayerRow:
+def create(conn: Connection, player_id: UUID, name: str, key: str) -> PlayerRow:
     cur = conn.cursor(row_factory=class_row(PlayerRow))
     row = cur.execute(
         "INSERT INTO players (id, name, key_hash) VALUES (%s, %s, %s)"
@@ -56,14 +26,14 @@ def create(conn: psycopg.Connection, player_id: UUID, name: str, key: str) -> Pl
     return row
 
 
-def new_key(conn: psycopg.Connection, player_id: UUID, key: str) -> list[UUID]:
+def new_key(conn: Connection, player_id: UUID, key: str) -> list[UUID]:
     """The player's key from now on (the old one stops working at commit); the games where
     it sits, whose streams must end for the old key."""
     conn.execute("UPDATE players SET key_hash = %s WHERE id = %s", (token_hash(key), player_id))
     return games_of(conn, player_id)
 
 
-def games_of(conn: psycopg.Connection, player_id: UUID) -> list[UUID]:
+def games_of(conn: Connection, player_id: UUID) -> list[UUID]:
     rows = (
         conn.cursor(row_factory=tuple_row)
         .execute("SELECT game_id FROM player_seats WHERE player_id = %s", (player_id,))
@@ -72,14 +42,14 @@ def games_of(conn: psycopg.Connection, player_id: UUID) -> list[UUID]:
     return [row[0] for row in rows]
 
 
-def by_key(conn: psycopg.Connection, key: str) -> PlayerRow | None:
+def by_key(conn: Connection, key: str) -> PlayerRow | None:
     cur = conn.cursor(row_factory=class_row(PlayerRow))
     return cur.execute(
         "SELECT id, name, created_at FROM players WHERE key_hash = %s", (token_hash(key),)
     ).fetchone()
 
 
-def holds_key(conn: psycopg.Connection, player_id: UUID, credential: str) -> bool:
+def holds_key(conn: Connection, player_id: UUID, credential: str) -> bool:
     """Whether the key hashing to `credential` is the player's now."""
     row = (
         conn.cursor(row_factory=tuple_row)
@@ -89,14 +59,14 @@ def holds_key(conn: psycopg.Connection, player_id: UUID, credential: str) -> boo
     return row is not None
 
 
-def by_id(conn: psycopg.Connection, player_id: UUID) -> PlayerRow | None:
+def by_id(conn: Connection, player_id: UUID) -> PlayerRow | None:
     cur = conn.cursor(row_factory=class_row(PlayerRow))
     return cur.execute(
         "SELECT id, name, created_at FROM players WHERE id = %s", (player_id,)
     ).fetchone()
 
 
-def bot_level(conn: psycopg.Connection, player_id: UUID) -> str | None:
+def bot_level(conn: Connection, player_id: UUID) -> str | None:
     """The level of a bot level's rated identity (None: a player with a key, or none)."""
     row = (
         conn.cursor(row_factory=tuple_row)
@@ -106,7 +76,7 @@ def bot_level(conn: psycopg.Connection, player_id: UUID) -> str | None:
     return None if row is None else row[0]
 
 
-def names(conn: psycopg.Connection, player_ids: Iterable[UUID]) -> dict[UUID, str]:
+def names(conn: Connection, player_ids: Iterable[UUID]) -> dict[UUID, str]:
     rows = (
         conn.cursor(row_factory=tuple_row)
         .execute("SELECT id, name FROM players WHERE id = ANY(%s)", (list(player_ids),))
@@ -115,7 +85,7 @@ def names(conn: psycopg.Connection, player_ids: Iterable[UUID]) -> dict[UUID, st
     return {row[0]: row[1] for row in rows}
 
 
-def finished_games_by_type(conn: psycopg.Connection, player_id: UUID) -> dict[str, int]:
+def finished_games_by_type(conn: Connection, player_id: UUID) -> dict[str, int]:
     rows = (
         conn.cursor(row_factory=tuple_row)
         .execute(
@@ -129,7 +99,7 @@ def finished_games_by_type(conn: psycopg.Connection, player_id: UUID) -> dict[st
     return {row[0]: row[1] for row in rows}
 
 
-def seat(conn: psycopg.Connection, game_id: UUID, seats: Mapping[int, UUID]) -> None:
+def seat(conn: Connection, game_id: UUID, seats: Mapping[int, UUID]) -> None:
     """Records each seat's player (a table's creation, or a join), in one statement."""
     if seats:
         rows = ", ".join(["(%s, %s, %s)"] * len(seats))
@@ -137,7 +107,7 @@ def seat(conn: psycopg.Connection, game_id: UUID, seats: Mapping[int, UUID]) -> 
         conn.execute(f"INSERT INTO player_seats (player_id, game_id, seat) VALUES {rows}", params)
 
 
-def unseat(conn: psycopg.Connection, game_id: UUID, seats: Iterable[int]) -> None:
+def unseat(conn: Connection, game_id: UUID, seats: Iterable[int]) -> None:
     conn.execute(
         "DELETE FROM player_seats WHERE game_id = %s AND seat = ANY(%s)", (game_id, list(seats))
     )
@@ -165,7 +135,7 @@ SELECT pg_notify(%(channel)s, '') WHERE EXISTS (SELECT 1 FROM sent)
 
 
 def add_notices(
-    conn: psycopg.Connection, game_id: UUID, version: int, notices: Iterable[tuple[UUID, str, int]]
+    conn: Connection, game_id: UUID, version: int, notices: Iterable[tuple[UUID, str, int]]
 ) -> list[UUID]:
     """Each (player, kind, seat) numbered in its player's order: taking numbers locks each
     player's row until the commit, so notices commit in the order of their numbers. Returns
@@ -182,7 +152,7 @@ def add_notices(
 
 
 def add_notice(
-    conn: psycopg.Connection,
+    conn: Connection,
     player: UUID,
     kind: str,
     game_id: UUID | None = None,
@@ -196,15 +166,12 @@ def add_notice(
     conn.execute(_ADD_NOTICE, params)
 
 
-PLAYER_CHANNEL = "player_notices"  # payload: the player's id
-
-
-def wake_player(conn: psycopg.Connection, player_id: UUID) -> None:
+def wake_player(conn: Connection, player_id: UUID) -> None:
     """NOTIFYs the player's streams at commit."""
     conn.execute("SELECT pg_notify(%s, %s)", (PLAYER_CHANNEL, str(player_id)))
 
 
-def wake_players(conn: psycopg.Connection, player_ids: Iterable[UUID]) -> None:
+def wake_players(conn: Connection, player_ids: Iterable[UUID]) -> None:
     """NOTIFYs each player's streams at commit, in one statement."""
     conn.execute(
         "SELECT pg_notify(%s, player) FROM unnest(%s::text[]) AS player",
@@ -222,7 +189,7 @@ LEFT JOIN LATERAL (
 
 
 def notices_for_key(
-    conn: psycopg.Connection, player_id: UUID, credential: str, after: int, limit: int
+    conn: Connection, player_id: UUID, credential: str, after: int, limit: int
 ) -> tuple[bool, list[NoticeRow]]:
     """Whether the key hashing to `credential` is still the player's, and if so its notices
     after number `after`, in one statement: a player's stream learns both at each wake-up."""
@@ -253,7 +220,7 @@ LIMIT %(limit)s
 
 
 def inbox(
-    conn: psycopg.Connection,
+    conn: Connection,
     player_id: UUID,
     status: str | None,
     mine: bool,

@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from psycopg.rows import dict_row
 
 from events.matchmaking.entries import QueueEntry, QueueMatch
+from events.postgres.connections import Connection
 
 _ENTRY = (
     "e.id, e.player_id, e.game_type, e.sizes, e.rated, e.bots_after_seconds, e.queued_at,"
@@ -35,7 +35,7 @@ SELECT {_ENTRY} FROM e
 
 
 def join(
-    conn: psycopg.Connection,
+    conn: Connection,
     player_id: UUID,
     game_type: str,
     sizes: Sequence[int],
@@ -49,7 +49,7 @@ def join(
     return None if row is None else _entry(row)
 
 
-def entry(conn: psycopg.Connection, player_id: UUID) -> QueueEntry | None:
+def entry(conn: Connection, player_id: UUID) -> QueueEntry | None:
     row = (
         conn.cursor(row_factory=dict_row)
         .execute(f"SELECT {_ENTRY} FROM queue_entries e WHERE e.player_id = %s", (player_id,))
@@ -58,7 +58,7 @@ def entry(conn: psycopg.Connection, player_id: UUID) -> QueueEntry | None:
     return None if row is None else _entry(row)
 
 
-def last_match(conn: psycopg.Connection, player_id: UUID) -> QueueMatch | None:
+def last_match(conn: Connection, player_id: UUID) -> QueueMatch | None:
     row = (
         conn.cursor(row_factory=dict_row)
         .execute(f"SELECT {_MATCH} FROM queue_matches WHERE player_id = %s", (player_id,))
@@ -67,14 +67,14 @@ def last_match(conn: psycopg.Connection, player_id: UUID) -> QueueMatch | None:
     return None if row is None else _match(row)
 
 
-def leave(conn: psycopg.Connection, player_id: UUID) -> bool:
+def leave(conn: Connection, player_id: UUID) -> bool:
     """Whether the player was waiting (and is no longer). An entry a matcher is seating is
     locked: this waits for that matcher's commit, and then finds the entry gone."""
     cur = conn.execute("DELETE FROM queue_entries WHERE player_id = %s RETURNING id", (player_id,))
     return cur.fetchone() is not None
 
 
-def waiting(conn: psycopg.Connection, limit: int) -> list[QueueEntry]:
+def waiting(conn: Connection, limit: int) -> list[QueueEntry]:
     """The entries waiting now, longest first, with their players' names."""
     rows = (
         conn.cursor(row_factory=dict_row)
@@ -100,16 +100,14 @@ SELECT {_ENTRY} FROM taken e
 """
 
 
-def take(conn: psycopg.Connection, entry_ids: Sequence[int]) -> list[QueueEntry]:
+def take(conn: Connection, entry_ids: Sequence[int]) -> list[QueueEntry]:
     """The entries among `entry_ids` still waiting and not being seated by another
     transaction, deleted (until this transaction rolls back)."""
     rows = conn.cursor(row_factory=dict_row).execute(_TAKE, (list(entry_ids),)).fetchall()
     return [_entry(row) for row in rows]
 
 
-def record_matches(
-    conn: psycopg.Connection, game_id: UUID, seats: Mapping[int, QueueEntry]
-) -> None:
+def record_matches(conn: Connection, game_id: UUID, seats: Mapping[int, QueueEntry]) -> None:
     """Each seated entry's table and seat, in one statement."""
     rows = [
         (e.player_id, game_id, seat, e.game_type, list(e.sizes), e.rated, e.bots_after_seconds,
@@ -128,7 +126,7 @@ def record_matches(
 
 
 def ratings(
-    conn: psycopg.Connection, game_type: str, player_ids: Sequence[UUID]
+    conn: Connection, game_type: str, player_ids: Sequence[UUID]
 ) -> dict[UUID, tuple[float, float, int]]:
     """The stored ratings (mu, sigma, games) of these players at the game type, where kept."""
     rows = (

@@ -4,47 +4,18 @@ events a rating reads, and the leaderboard's pages."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from uuid import UUID
 
-import psycopg
 from psycopg.rows import tuple_row
 
 from domain.rated_games import RATING_EVENTS
+from events.postgres.connections import Connection
 from events.postgres.store import EVENT_COLUMNS, event_from_row
-from events.ratings import NEW, Rating
+from events.ratings import NEW, LeaderPosition, LeaderRow, Rating
 from events.records import StoredEvent
 
 
-@dataclass(frozen=True, slots=True)
-class LeaderPosition:
-    """Where a leaderboard page ended: its last row's display, player, rank and position."""
-
-    display: float
-    player_id: UUID
-    rank: int
-    position: int  # 1 for the first row of the board
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderRow:
-    rank: int  # 1 + the players above: equal displays share a rank
-    position: int  # 1 + the rows listed before it
-    player_id: UUID
-    name: str
-    bot_level: str | None
-    mu: float
-    sigma: float
-    display: float
-    games: int
-
-    @property
-    def end(self) -> LeaderPosition:
-        """The position a page ending with this row ended at."""
-        return LeaderPosition(self.display, self.player_id, self.rank, self.position)
-
-
-def rating_events(conn: psycopg.Connection, game_ids: Sequence[UUID]) -> list[StoredEvent]:
+def rating_events(conn: Connection, game_ids: Sequence[UUID]) -> list[StoredEvent]:
     """The events a rating reads of these games (domain/rated_games.py), each game's in order."""
     rows = (
         conn.cursor(row_factory=tuple_row)
@@ -58,14 +29,12 @@ def rating_events(conn: psycopg.Connection, game_ids: Sequence[UUID]) -> list[St
     return [event_from_row(row) for row in rows]
 
 
-def is_rated(conn: psycopg.Connection, game_id: UUID) -> bool:
+def is_rated(conn: Connection, game_id: UUID) -> bool:
     row = conn.execute("SELECT 1 FROM rated_games WHERE game_id = %s", (game_id,)).fetchone()
     return row is not None
 
 
-def lock_ratings(
-    conn: psycopg.Connection, game_type: str, raters: Iterable[str]
-) -> dict[str, Rating]:
+def lock_ratings(conn: Connection, game_type: str, raters: Iterable[str]) -> dict[str, Rating]:
     """The raters' ratings of the type, each row locked until the commit (made, new, if
     missing). One statement locks them in the order of their ids, so two games sharing raters
     never wait for each other in a circle."""
@@ -85,7 +54,7 @@ def lock_ratings(
     return {str(row[0]): Rating(row[1], row[2], row[3]) for row in rows}
 
 
-def record_rated(conn: psycopg.Connection, game_id: UUID, game_type: str) -> bool:
+def record_rated(conn: Connection, game_id: UUID, game_type: str) -> bool:
     """Numbers the game as taken now; False if it was taken already."""
     cur = conn.execute(
         "INSERT INTO rated_games (game_id, game_type) VALUES (%s, %s)"
@@ -95,7 +64,7 @@ def record_rated(conn: psycopg.Connection, game_id: UUID, game_type: str) -> boo
     return cur.rowcount == 1
 
 
-def save(conn: psycopg.Connection, game_type: str, ratings: Mapping[str, Rating]) -> None:
+def save(conn: Connection, game_type: str, ratings: Mapping[str, Rating]) -> None:
     """Writes ratings of rows that exist (lock_ratings made them)."""
     if not ratings:
         return
@@ -115,7 +84,7 @@ def save(conn: psycopg.Connection, game_type: str, ratings: Mapping[str, Rating]
     )
 
 
-def ratings_of(conn: psycopg.Connection, player_id: UUID) -> dict[str, Rating]:
+def ratings_of(conn: Connection, player_id: UUID) -> dict[str, Rating]:
     rows = (
         conn.cursor(row_factory=tuple_row)
         .execute(
@@ -142,7 +111,7 @@ _NEXT_PAGE = _PAGE.format(after="AND (r.display, r.player_id) < (%(display)s, %(
 
 
 def leaderboard(
-    conn: psycopg.Connection, game_type: str, after: LeaderPosition | None, limit: int
+    conn: Connection, game_type: str, after: LeaderPosition | None, limit: int
 ) -> list[LeaderRow]:
     """A page of the type's non-provisional ratings, best display first, after `after` (the
     previous page's last row)."""
@@ -180,12 +149,12 @@ ORDER BY g.seq NULLS LAST,
 """
 
 
-def rebuild_order(conn: psycopg.Connection) -> list[UUID]:
+def rebuild_order(conn: Connection) -> list[UUID]:
     rows = conn.cursor(row_factory=tuple_row).execute(_REBUILD_ORDER).fetchall()
     return [row[0] for row in rows]
 
 
-def replace_all(conn: psycopg.Connection, rebuilt: Mapping[tuple[str, str], Rating]) -> None:
+def replace_all(conn: Connection, rebuilt: Mapping[tuple[str, str], Rating]) -> None:
     """Every rating row anew: (game type, rater) -> its rating."""
     conn.execute("DELETE FROM ratings")
     columns = "player_id, game_type, mu, sigma, games, display, provisional"
@@ -195,7 +164,7 @@ def replace_all(conn: psycopg.Connection, rebuilt: Mapping[tuple[str, str], Rati
                             r.provisional))  # fmt: skip
 
 
-def record_all_rated(conn: psycopg.Connection, taken: Sequence[tuple[UUID, str]]) -> None:
+def record_all_rated(conn: Connection, taken: Sequence[tuple[UUID, str]]) -> None:
     """Numbers the games not numbered yet, after every game that is, in the order given."""
     if not taken:
         return

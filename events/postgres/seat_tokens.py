@@ -17,10 +17,11 @@ from psycopg.rows import tuple_row
 
 from events.credentials import token_hash
 from events.postgres import store
+from events.postgres.connections import Connection
 from events.records import StreamHead
 
 
-def save(conn: psycopg.Connection, game_id: UUID, tokens: Mapping[int, str]) -> None:
+def save(conn: Connection, game_id: UUID, tokens: Mapping[int, str]) -> None:
     """Each seat's token from now on, in one statement (a new table's seats all at once); any
     token a seat had before stops working in this commit."""
     if tokens:
@@ -41,7 +42,7 @@ def _hashed_by_seat(game_id: UUID, secrets_by_seat: Mapping[int, str]) -> list:
     return [p for seat, s in secrets_by_seat.items() for p in (game_id, seat, token_hash(s))]
 
 
-def revoke(conn: psycopg.Connection, game_id: UUID, seat: int) -> None:
+def revoke(conn: Connection, game_id: UUID, seat: int) -> None:
     conn.execute("DELETE FROM seat_tokens WHERE game_id = %s AND seat = %s", (game_id, seat))
 
 
@@ -54,7 +55,7 @@ _SEAT_OF_TOKEN = (
 )
 
 
-def acts_for(conn: psycopg.Connection, game_id: UUID, seat: int, credential: str) -> bool:
+def acts_for(conn: Connection, game_id: UUID, seat: int, credential: str) -> bool:
     """Whether the credential whose hash is `credential` (a seat token, or a player's key)
     still acts for the seat."""
     row = (
@@ -68,7 +69,7 @@ def acts_for(conn: psycopg.Connection, game_id: UUID, seat: int, credential: str
     return row is not None and row[0] == seat
 
 
-def seat_for(conn: psycopg.Connection, game_id: UUID, token: str) -> int | None:
+def seat_for(conn: Connection, game_id: UUID, token: str) -> int | None:
     """The seat the credential (a seat token, or a player's key) acts for; None if none."""
     hashed = token_hash(token)
     row = (
@@ -80,9 +81,7 @@ def seat_for(conn: psycopg.Connection, game_id: UUID, token: str) -> int | None:
     return None if row is None else row[0]
 
 
-def version_and_seat(
-    conn: psycopg.Connection, game_id: UUID, token: str | None
-) -> tuple[int, int | None]:
+def version_and_seat(conn: Connection, game_id: UUID, token: str | None) -> tuple[int, int | None]:
     """The game's version and the seat `token` acts for (None: no token, or it acts for no
     seat), in one statement: a read learns both in one round trip (GameNotFound if no game)."""
     if token is None:
@@ -93,7 +92,7 @@ def version_and_seat(
     return version, seat
 
 
-def lock_as(conn: psycopg.Connection, game_id: UUID, token: str) -> tuple[StreamHead, int | None]:
+def lock_as(conn: Connection, game_id: UUID, token: str) -> tuple[StreamHead, int | None]:
     """Locks the stream row (store.lock_stream) and finds the seat `token` acts for, in one
     statement: an action learns who acts in the round trip that takes the game's lock."""
     return head_and_seat_of(store.execute(conn, lock_as_statement(game_id, token)), game_id)
@@ -112,7 +111,7 @@ def head_and_seat_of(cursor: psycopg.Cursor, game_id: UUID) -> tuple[StreamHead,
     return StreamHead(version, head, chain_format), seat
 
 
-def save_invites(conn: psycopg.Connection, game_id: UUID, invites: Mapping[int, str]) -> None:
+def save_invites(conn: Connection, game_id: UUID, invites: Mapping[int, str]) -> None:
     """Each open seat's invite, in one statement."""
     if invites:
         conn.execute(
@@ -121,7 +120,7 @@ def save_invites(conn: psycopg.Connection, game_id: UUID, invites: Mapping[int, 
         )
 
 
-def invite_matches(conn: psycopg.Connection, game_id: UUID, seat: int, invite: str) -> bool:
+def invite_matches(conn: Connection, game_id: UUID, seat: int, invite: str) -> bool:
     row = (
         conn.cursor(row_factory=tuple_row)
         .execute(

@@ -6,13 +6,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from uuid import UUID
 
-import psycopg
 from psycopg.rows import tuple_row
 
+from events.postgres.connections import Connection
 
-def save(
-    conn: psycopg.Connection, commitment_id: UUID, server_seed: str, lasts: timedelta
-) -> datetime:
+
+def save(conn: Connection, commitment_id: UUID, server_seed: str, lasts: timedelta) -> datetime:
     """Keeps the seed until it expires (returned); purges the commitments already expired."""
     cursor = conn.cursor(row_factory=tuple_row)
     cursor.execute("DELETE FROM seed_commitments WHERE expires_at <= now()")
@@ -25,7 +24,7 @@ def save(
     return row[0]
 
 
-def take(conn: psycopg.Connection, commitment_id: UUID) -> str | None:
+def take(conn: Connection, commitment_id: UUID) -> str | None:
     """The seed, if the commitment is unused and unexpired; taking it uses it up. A concurrent
     taker waits on the row, then finds it gone."""
     row = (

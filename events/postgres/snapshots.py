@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
+from events.postgres.connections import Connection
 
-def save_snapshot(
-    conn: psycopg.Connection, game_id: UUID, version: int, state: dict[str, Any]
-) -> None:
+
+def save_snapshot(conn: Connection, game_id: UUID, version: int, state: dict[str, Any]) -> None:
     # Never replace a newer snapshot with an older one (racing writers).
     conn.execute(
         "INSERT INTO snapshots (game_id, version, state) VALUES (%s, %s, %s)"
@@ -23,7 +22,7 @@ def save_snapshot(
     )
 
 
-def load_snapshot(conn: psycopg.Connection, game_id: UUID) -> tuple[int, dict[str, Any]] | None:
+def load_snapshot(conn: Connection, game_id: UUID) -> tuple[int, dict[str, Any]] | None:
     """(version, state) or None."""
     row = (
         conn.cursor(row_factory=tuple_row)

@@ -19,9 +19,11 @@ from psycopg.types.json import Jsonb
 from events.chain import GENESIS
 from events.errors import GameExists, GameNotFound, VersionConflict
 from events.postgres import named_statements
+from events.postgres.connections import Connection
 from events.postgres.listing import StreamInfo, list_streams, set_stream_status
 from events.postgres.named_statements import Statement
 from events.records import NewEvent, StoredEvent, StreamHead, chained_events
+from events.wakeups import GAME_CHANNEL, game_wakeup
 
 __all__ = [
     "GENESIS",
@@ -41,14 +43,12 @@ __all__ = [
     "stream_version",
 ]
 
-NOTIFY_CHANNEL = "game_events"
-
 
 Signer = Callable[[str, int, str], str]  # (game id, version, head) -> signature
 
 
 def create_stream(
-    conn: psycopg.Connection,
+    conn: Connection,
     game_id: UUID,
     game_type: str,
     status: str = "waiting",
@@ -80,7 +80,7 @@ def created_head(cursor: psycopg.Cursor, game_id: UUID) -> StreamHead:
     return StreamHead(*row)
 
 
-def lock_stream(conn: psycopg.Connection, game_id: UUID) -> StreamHead:
+def lock_stream(conn: Connection, game_id: UUID) -> StreamHead:
     """Locks the stream row (writers of one game queue here)."""
     return head_of(execute(conn, lock_statement(game_id)), game_id)
 
@@ -90,7 +90,7 @@ def lock_statement(game_id: UUID) -> Statement:
     return stream_row_statement(game_id, "version, head_hash, chain_format", " FOR NO KEY UPDATE")
 
 
-def execute(conn: psycopg.Connection, statement: Statement) -> psycopg.Cursor:
+def execute(conn: Connection, statement: Statement) -> psycopg.Cursor:
     """A cursor on the answer to `statement` (rows as tuples), prepared once per connection."""
     return named_statements.run(conn, "", statement)
 
@@ -101,7 +101,7 @@ def head_of(cursor: psycopg.Cursor, game_id: UUID) -> StreamHead:
 
 
 def stream_row(
-    conn: psycopg.Connection,
+    conn: Connection,
     game_id: UUID,
     columns: str,
     lock: str = "",
@@ -128,7 +128,7 @@ def row_of(cursor: psycopg.Cursor, game_id: UUID) -> tuple:
     return row
 
 
-def _lock_head(conn: psycopg.Connection, game_id: UUID, expected: int) -> StreamHead:
+def _lock_head(conn: Connection, game_id: UUID, expected: int) -> StreamHead:
     head = lock_stream(conn, game_id)
     if head.version != expected:
         raise VersionConflict(game_id, expected, head.version)
@@ -152,7 +152,7 @@ SELECT ins.global_position FROM ins, note ORDER BY ins.version"""
 
 
 def append(
-    conn: psycopg.Connection,
+    conn: Connection,
     game_id: UUID,
     expected_version: int,
     events: list[NewEvent],
@@ -226,9 +226,9 @@ def prepare_append(
         last.version,
         game_id,
         -1 if acted is None else acted,
-        notice(game_id, chained[0].version),
+        game_wakeup(game_id, chained[0].version),
     ]
-    notify_sql = f"pg_notify('{NOTIFY_CHANNEL}', %s)" if notify else "%s::text"
+    notify_sql = f"pg_notify('{GAME_CHANNEL}', %s)" if notify else "%s::text"
     query = _APPEND.format(rows=", ".join([_ROW] * len(chained)), notify=notify_sql)
     return Appending(chained, (query, params))
 
@@ -255,7 +255,7 @@ def event_from_row(row: tuple) -> StoredEvent:
 
 
 def read_stream(
-    conn: psycopg.Connection, game_id: UUID, after: int = 0, limit: int | None = None
+    conn: Connection, game_id: UUID, after: int = 0, limit: int | None = None
 ) -> list[StoredEvent]:
     rows = (
         conn.cursor(row_factory=tuple_row)
@@ -269,19 +269,13 @@ def read_stream(
     return [event_from_row(row) for row in rows]
 
 
-def notice(game_id: UUID, first: int | None = None) -> str:
-    """The payload of a NOTIFY on NOTIFY_CHANNEL: the game's id, then the version of the first
-    event the commit appended, if it appended any (the stream publisher reads from there)."""
-    return str(game_id) if first is None else f"{game_id} {first}"
-
-
-def notify_game(conn: psycopg.Connection, game_id: UUID) -> None:
+def notify_game(conn: Connection, game_id: UUID) -> None:
     """NOTIFYs the game's listeners at commit, as an append does, with no new event (its seats'
     credentials changed)."""
-    conn.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, str(game_id)))
+    conn.execute("SELECT pg_notify(%s, %s)", (GAME_CHANNEL, str(game_id)))
 
 
-def stream_version(conn: psycopg.Connection, game_id: UUID) -> int | None:
+def stream_version(conn: Connection, game_id: UUID) -> int | None:
     row = (
         conn.cursor(row_factory=tuple_row)
         .execute("SELECT version FROM streams WHERE game_id = %s", (game_id,))

@@ -8,14 +8,14 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from uuid import UUID
 
-import psycopg
 from psycopg.rows import tuple_row
 
+from events.postgres.connections import Connection
 from events.records import StoredEvent
 
 
 def set_timers(
-    conn: psycopg.Connection,
+    conn: Connection,
     game_id: UUID,
     waiting: dict[int, int],
     seconds: int,
@@ -47,7 +47,7 @@ def set_timers(
         )
 
 
-def deadline(conn: psycopg.Connection, game_id: UUID, seat: int, since: int) -> datetime | None:
+def deadline(conn: Connection, game_id: UUID, seat: int, since: int) -> datetime | None:
     row = (
         conn.cursor(row_factory=tuple_row)
         .execute(
@@ -60,7 +60,7 @@ def deadline(conn: psycopg.Connection, game_id: UUID, seat: int, since: int) -> 
     return None if row is None else row[0]
 
 
-def due(conn: psycopg.Connection, limit: int = 200) -> list[tuple[UUID, int, int]]:
+def due(conn: Connection, limit: int = 200) -> list[tuple[UUID, int, int]]:
     """(game, seat, since) of the turns that have run out, the most overdue first."""
     return (
         conn.cursor(row_factory=tuple_row)
@@ -73,7 +73,7 @@ def due(conn: psycopg.Connection, limit: int = 200) -> list[tuple[UUID, int, int
     )
 
 
-def of_game(conn: psycopg.Connection, game_id: UUID) -> dict[int, datetime]:
+def of_game(conn: Connection, game_id: UUID) -> dict[int, datetime]:
     cursor = conn.cursor(row_factory=tuple_row)
     rows = cursor.execute(
         "SELECT seat, deadline FROM turn_timers WHERE game_id = %s", (game_id,)

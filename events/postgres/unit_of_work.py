@@ -42,6 +42,7 @@ from events.postgres import (
     store,
     turn_timers,
 )
+from events.postgres.connections import Connection, Pool
 from events.postgres.repository import Repository
 from events.records import StoredEvent, StreamHead, new_events
 from events.signing import HeadSigner
@@ -50,7 +51,7 @@ T = TypeVar("T")
 
 
 class PostgresUnitOfWork:
-    def __init__(self, pool, repository: Repository, signer: HeadSigner | None) -> None:
+    def __init__(self, pool: Pool, repository: Repository, signer: HeadSigner | None) -> None:
         self._pool = pool
         self._repository = repository
         self._signer = signer
@@ -62,7 +63,7 @@ class PostgresUnitOfWork:
 
     def __enter__(self) -> Self:
         self._stack = ExitStack()
-        self._conn: psycopg.Connection = self._stack.enter_context(self._pool.connection())
+        self._conn: Connection = self._stack.enter_context(self._pool.connection())
         return self
 
     def __exit__(self, *raised: Any) -> None:
@@ -77,7 +78,7 @@ class PostgresUnitOfWork:
                 self._repository.remember(game_id, version, table)
 
     @property
-    def conn(self) -> psycopg.Connection:
+    def conn(self) -> Connection:
         """The unit's connection, inside its transaction (begun now, if no statement has), with
         any append still unsent sent and read."""
         if not self._begun:

@@ -15,78 +15,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from uuid import UUID
 
-import psycopg
 from psycopg.rows import class_row, tuple_row
 
-WEBHOOK_CHANNEL = "cardroom_webhooks"  # wakes the webhook relay
-PING = "ping"
-LEASE_SECONDS = 60.0  # longer than an attempt can take (resolving, 5 s, recording)
-
-
-@dataclass(frozen=True, slots=True)
-class EndpointRow:
-    id: UUID
-    player_id: UUID
-    url: str
-    events: list[str]
-    enabled: bool
-    failures: int
-    created_at: datetime
-    disabled_at: datetime | None
-
-
-@dataclass(frozen=True, slots=True)
-class AttemptRow:
-    message_id: UUID
-    kind: str
-    notice: int | None
-    attempt: int
-    at: datetime
-    latency_ms: int
-    status: int | None
-    error: str | None
-    answer: str
-    delivered: bool
-
-
-@dataclass(frozen=True, slots=True)
-class DueDelivery:
-    id: int
-    failures: int
-
-    @property
-    def job_id(self) -> str:
-        """One job per attempt: handing the same attempt to RQ twice keeps one job."""
-        return f"webhook_{self.id}_{self.failures}"
-
-
-@dataclass(frozen=True, slots=True)
-class LeasedDelivery:
-    """A delivery a job may now send: what it sends, and where."""
-
-    id: int
-    message_id: UUID
-    player_id: UUID
-    kind: str
-    notice: int | None
-    created_at: datetime
-    failures: int
-    endpoint_id: UUID
-    url: str
-    secret_sealed: str
-    game_id: UUID | None
-    version: int | None
-    seat: int | None
-    notice_at: datetime | None
-
+from events.postgres.connections import Connection
+from events.wakeups import WEBHOOK_CHANNEL
+from events.webhooks.records import (
+    LEASE_SECONDS,
+    PING,
+    AttemptRow,
+    DueDelivery,
+    EndpointRow,
+    LeasedDelivery,
+)
 
 _ENDPOINT_COLUMNS = "id, player_id, url, events, enabled, failures, created_at, disabled_at"
 
 
-def count_of(conn: psycopg.Connection, player_id: UUID) -> int:
+def count_of(conn: Connection, player_id: UUID) -> int:
     """The player's endpoints, counted with the player's row locked: two registrations at once
     cannot both pass the limit."""
     conn.execute("SELECT 1 FROM players WHERE id = %s FOR UPDATE", (player_id,))
@@ -99,7 +46,7 @@ def count_of(conn: psycopg.Connection, player_id: UUID) -> int:
 
 
 def create(
-    conn: psycopg.Connection,
+    conn: Connection,
     endpoint_id: UUID,
     player_id: UUID,
     url: str,
@@ -116,7 +63,7 @@ def create(
     return row
 
 
-def endpoints_of(conn: psycopg.Connection, player_id: UUID) -> list[EndpointRow]:
+def endpoints_of(conn: Connection, player_id: UUID) -> list[EndpointRow]:
     cur = conn.cursor(row_factory=class_row(EndpointRow))
     return cur.execute(
         f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE player_id = %s"
@@ -125,7 +72,7 @@ def endpoints_of(conn: psycopg.Connection, player_id: UUID) -> list[EndpointRow]
     ).fetchall()
 
 
-def endpoint(conn: psycopg.Connection, player_id: UUID, endpoint_id: UUID) -> EndpointRow | None:
+def endpoint(conn: Connection, player_id: UUID, endpoint_id: UUID) -> EndpointRow | None:
     """The endpoint if it is this player's (another player's is none, as a missing one)."""
     cur = conn.cursor(row_factory=class_row(EndpointRow))
     return cur.execute(
@@ -134,7 +81,7 @@ def endpoint(conn: psycopg.Connection, player_id: UUID, endpoint_id: UUID) -> En
     ).fetchone()
 
 
-def delete(conn: psycopg.Connection, player_id: UUID, endpoint_id: UUID) -> bool:
+def delete(conn: Connection, player_id: UUID, endpoint_id: UUID) -> bool:
     """Removes the endpoint, its waiting deliveries and its attempts; False if none was the
     player's."""
     cur = conn.execute(
@@ -143,7 +90,7 @@ def delete(conn: psycopg.Connection, player_id: UUID, endpoint_id: UUID) -> bool
     return cur.rowcount == 1
 
 
-def add_ping(conn: psycopg.Connection, player_id: UUID, endpoint_id: UUID) -> UUID | None:
+def add_ping(conn: Connection, player_id: UUID, endpoint_id: UUID) -> UUID | None:
     """A ping for the player's endpoint, queued behind its waiting deliveries; its message id,
     or None if the endpoint is not the player's."""
     row = (
@@ -161,7 +108,7 @@ def add_ping(conn: psycopg.Connection, player_id: UUID, endpoint_id: UUID) -> UU
     return None if row is None else row[0]
 
 
-def attempts_of(conn: psycopg.Connection, endpoint_id: UUID, limit: int) -> list[AttemptRow]:
+def attempts_of(conn: Connection, endpoint_id: UUID, limit: int) -> list[AttemptRow]:
     """The endpoint's latest attempts, newest first."""
     cur = conn.cursor(row_factory=class_row(AttemptRow))
     return cur.execute(
@@ -171,7 +118,7 @@ def attempts_of(conn: psycopg.Connection, endpoint_id: UUID, limit: int) -> list
     ).fetchall()
 
 
-def notify_relay(conn: psycopg.Connection) -> None:
+def notify_relay(conn: Connection) -> None:
     """Wakes the webhook relay at commit (a hint: it polls anyway)."""
     conn.execute("SELECT pg_notify(%s, '')", (WEBHOOK_CHANNEL,))
 
@@ -197,7 +144,7 @@ RETURNING d.id, d.failures
 """
 
 
-def claim_due(conn: psycopg.Connection, limit: int, spacing_seconds: float) -> list[DueDelivery]:
+def claim_due(conn: Connection, limit: int, spacing_seconds: float) -> list[DueDelivery]:
     """Each endpoint's oldest open delivery, if it is due, its endpoint is enabled and was
     handed nothing for `spacing_seconds`, marked as handed to RQ now (at most `limit`). Only
     the oldest open one is ever picked, so an endpoint has one delivery in flight at most,
@@ -207,7 +154,7 @@ def claim_due(conn: psycopg.Connection, limit: int, spacing_seconds: float) -> l
     return sorted(rows, key=lambda row: row.id)
 
 
-def in_flight(conn: psycopg.Connection) -> int:
+def in_flight(conn: Connection) -> int:
     row = (
         conn.cursor(row_factory=tuple_row)
         .execute(
@@ -234,7 +181,7 @@ LEFT JOIN notices n ON n.player_id = leased.player_id AND n.number = leased.noti
 """
 
 
-def lease(conn: psycopg.Connection, delivery_id: int, failures: int) -> LeasedDelivery | None:
+def lease(conn: Connection, delivery_id: int, failures: int) -> LeasedDelivery | None:
     """The delivery, now this job's to send for LEASE_SECONDS; None if that attempt was made
     already, another job holds it, or its endpoint was disabled or removed. A job may start
     before the relay that enqueued it has committed: the relay's row lock makes this wait for
@@ -280,7 +227,7 @@ SELECT EXISTS (SELECT 1 FROM moved), (SELECT failures FROM endpoint),
 
 
 def record(
-    conn: psycopg.Connection,
+    conn: Connection,
     leased: LeasedDelivery,
     status: int | None,
     latency_ms: int,
@@ -312,9 +259,7 @@ def record(
     return Outcome(failures_in_a_row or 0, bool(disabled_now))
 
 
-def stale(
-    conn: psycopg.Connection, older_than_seconds: float, limit: int = 100
-) -> list[DueDelivery]:
+def stale(conn: Connection, older_than_seconds: float, limit: int = 100) -> list[DueDelivery]:
     """Deliveries handed to RQ longer ago than N seconds that no job holds (Redis lost the job,
     or a worker died with it), marked as handed again now: the sweeper enqueues them again."""
     cur = conn.cursor(row_factory=class_row(DueDelivery))
@@ -329,7 +274,7 @@ def stale(
     ).fetchall()
 
 
-def purge(conn: psycopg.Connection, older_than_seconds: float) -> int:
+def purge(conn: Connection, older_than_seconds: float) -> int:
     """Deletes finished deliveries and attempts older than N seconds: the deliveries list
     shows recent attempts only."""
     done = conn.execute(

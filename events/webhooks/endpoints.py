@@ -11,9 +11,10 @@ from uuid import UUID
 from domain.notices import MATCH_FOUND, TABLE_KINDS
 from events.errors import ApplicationError
 from events.postgres import webhooks
-from events.postgres.webhooks import AttemptRow, EndpointRow
+from events.postgres.connections import Pool
 from events.sealing import Sealer
 from events.webhooks import addresses, signing
+from events.webhooks.records import AttemptRow, EndpointRow
 
 ENDPOINT_DISABLED = "endpoint_disabled"  # a player-level notice: no game, version or seat
 KINDS = (*TABLE_KINDS, MATCH_FOUND, ENDPOINT_DISABLED)  # what an endpoint may subscribe to
@@ -36,7 +37,7 @@ class WebhookDisabled(ApplicationError):
 class Webhooks:
     def __init__(
         self,
-        pool,
+        pool: Pool,
         sealer: Sealer,
         allow_private: bool,
         resolver: addresses.Resolver = addresses.resolve,

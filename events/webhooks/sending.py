@@ -15,11 +15,12 @@ from datetime import UTC, datetime
 from events import json_text
 from events.chain import timestamp
 from events.postgres import players, webhooks
-from events.postgres.webhooks import PING, LeasedDelivery
+from events.postgres.connections import Pool
 from events.sealing import Sealer
 from events.webhooks import addresses, delivery, schedule, signing
 from events.webhooks.delivery import Attempt
 from events.webhooks.endpoints import ENDPOINT_DISABLED
+from events.webhooks.records import PING, LeasedDelivery
 
 log = logging.getLogger("cardroom.webhooks")
 
@@ -47,7 +48,7 @@ def payload(leased: LeasedDelivery) -> dict:
     }
 
 
-def deliver(pool, sealer: Sealer, pace: Pace, delivery_id: int, failures: int) -> str:
+def deliver(pool: Pool, sealer: Sealer, pace: Pace, delivery_id: int, failures: int) -> str:
     """Makes attempt `failures + 1` of the delivery: "delivered", "failed", or "skipped" when
     that attempt is not this job's to make (made already, being made, endpoint gone)."""
     with pool.connection() as conn:
@@ -72,7 +73,7 @@ def _attempt(sealer: Sealer, pace: Pace, leased: LeasedDelivery) -> Attempt:
     return delivery.post(target, address, headers, body)
 
 
-def _record(pool, pace: Pace, leased: LeasedDelivery, attempt: Attempt) -> str:
+def _record(pool: Pool, pace: Pace, leased: LeasedDelivery, attempt: Attempt) -> str:
     retry = schedule.retry_delay(leased.failures + 1, pace.first_retry_seconds)
     with pool.connection() as conn, conn.transaction():
         outcome = webhooks.record(

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from hypothesis import strategies as st
 
 from api.cursors import encode_cursor, encode_rating_cursor
-from events.postgres.ratings import LeaderPosition
+from events.ratings import LeaderPosition
 
 CURSORS = st.builds(
     lambda moment, game: encode_cursor((moment, game)),

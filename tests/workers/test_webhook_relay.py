@@ -9,7 +9,8 @@ import uuid
 
 import pytest
 
-from events.postgres import players, webhooks
+from events.postgres import players
+from events.webhooks.records import DueDelivery
 from tests.api.webhook_receiver import receiving
 from tests.workers import in_process
 from tests.workers.in_process import run_jobs
@@ -92,7 +93,7 @@ def test_an_attempt_handed_out_twice_is_sent_once(ctx):
             (delivery,) = conn.execute(
                 "SELECT id, failures FROM webhook_deliveries WHERE player_id = %s", (player,)
             ).fetchall()
-        due = webhooks.DueDelivery(delivery["id"], delivery["failures"])
+        due = DueDelivery(delivery["id"], delivery["failures"])
         relay.enqueue(due)  # the sweeper, say, while the first is still queued
         relay.enqueue(due)
         run_deliveries(ctx)
