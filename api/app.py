@@ -51,9 +51,9 @@ class CardroomFlask(Flask):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Weak keys: a function made for one request leaves with it.
-        self._coroutines: WeakKeyDictionary[Callable, bool] = WeakKeyDictionary()
+        self._coroutines: WeakKeyDictionary[Callable[..., Any], bool] = WeakKeyDictionary()
 
-    def ensure_sync(self, func: Callable) -> Callable:
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         """Flask asks, for every view and hook of every request, whether it is a coroutine
         function; the answer never changes for a function, so it is kept."""
         try:
@@ -74,6 +74,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["cardroom"] = Services(
         settings=settings,
         pool=cardroom.pool,
+        # Counts the actions and passes every other method through to Commands (by
+        # __getattr__, which mypy cannot follow): to the views it is Commands.
         commands=CountedCommands(cardroom.commands),  # type: ignore[arg-type]
         automation=cardroom.automation,
         queries=cardroom.queries,
@@ -93,7 +95,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     install_browser_rules(app, settings.cors_origins)
     install_limits(app, settings)
     if settings.trusted_proxies:  # the client's address, as the proxies in front saw it
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
+        # Flask's documented way to add WSGI middleware; mypy takes wsgi_app for a method.
+        proxied = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)
+        app.wsgi_app = proxied  # type: ignore[method-assign]
     install_request_log(app)
     install_metrics(app)  # not rate-limited: registered after install_limits tagged the views
     return app

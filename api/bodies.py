@@ -106,7 +106,7 @@ def _too_large(max_bytes: int) -> Problem:
     return Problem("payload-too-large", f"the body is over {max_bytes // 1024} KiB")
 
 
-def _is_chunked(environ: dict) -> bool:
+def _is_chunked(environ: dict[str, Any]) -> bool:
     # Only a server that ends the input stream itself (WSGI's `wsgi.input_terminated`) can be
     # read to its end; any other leaves werkzeug's safe fallback (an empty body) in place.
     coding = environ.get("HTTP_TRANSFER_ENCODING", "").lower()

@@ -9,6 +9,8 @@ Tokens are bearer headers, never cookies, so any origin may call the API by defa
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, Response, request
 from werkzeug.datastructures import Headers
 
@@ -61,7 +63,7 @@ def _has_chunked_body() -> bool:
     return "chunked" in request.headers.get("Transfer-Encoding", "").lower()
 
 
-def _private(environ: dict) -> bool:
+def _private(environ: dict[str, Any]) -> bool:
     if "HTTP_AUTHORIZATION" in environ or environ["REQUEST_METHOD"] in BODY_METHODS:
         return True
     return bool(environ.get("QUERY_STRING")) and any(name in request.args for name in CREDENTIALS)

@@ -8,6 +8,8 @@ which this replaced, spent about a twentieth of an action's work matching them p
 
 from __future__ import annotations
 
+from typing import Any
+
 ALLOWED_HEADERS = (
     "Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "Last-Event-ID",
 )  # fmt: skip
@@ -32,7 +34,7 @@ class CorsPolicy:
         self._origins = frozenset(o.strip().lower() for o in origins.split(",") if o.strip())
         self._any: list[Header] = self._allowing("*")
 
-    def headers(self, environ: dict) -> list[Header]:
+    def headers(self, environ: dict[str, Any]) -> list[Header]:
         """The CORS headers of the answer to this request: none for an origin not allowed.
         When only some origins are allowed, the answer varies by `Origin` (the caller adds
         that to `Vary`)."""
@@ -55,7 +57,7 @@ class CorsPolicy:
         ]
 
 
-def _preflight(environ: dict) -> list[Header]:
+def _preflight(environ: dict[str, Any]) -> list[Header]:
     """A preflight's answer for a method we serve: the methods, how long to keep the answer,
     and which of the headers the page asked for it may send."""
     method = environ.get("HTTP_ACCESS_CONTROL_REQUEST_METHOD", "").strip().upper()

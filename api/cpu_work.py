@@ -22,4 +22,7 @@ def offload(work: Callable[..., T], *args: Any) -> T:
 
     if not monkey.is_module_patched("threading"):
         return work(*args)
-    return get_hub().threadpool.apply(work, args)
+    done: T = get_hub().threadpool.apply(
+        work, args
+    )  # gevent is untyped: apply gives what work does
+    return done

@@ -7,6 +7,7 @@ from __future__ import annotations
 from importlib.resources import as_file, files
 
 from flask import Blueprint, Response, send_from_directory
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound
 
 from api.play import page_headers
@@ -30,17 +31,17 @@ PAGE = """<!doctype html>
 
 
 @bp.get("/openapi.yaml")
-def spec():
+def spec() -> ResponseReturnValue:
     return Response(SPEC.read_text(encoding="utf-8"), mimetype="application/yaml")
 
 
 @bp.get("/docs")
-def docs():
+def docs() -> ResponseReturnValue:
     return page_headers(Response(PAGE, mimetype="text/html"))
 
 
 @bp.get("/docs/assets/<name>")
-def asset(name: str):
+def asset(name: str) -> ResponseReturnValue:
     if name in SWAGGER_FILES:
         folder = files("flask_swagger_ui") / "dist"
     elif name in OUR_FILES:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
+from flask.typing import ResponseReturnValue
 
 from api.limits import limited
 from domain.games import GAME_TYPES
@@ -13,7 +14,7 @@ bp = Blueprint("game_types", __name__)
 
 @bp.get("/game-types")
 @limited("reads")
-def list_game_types():
+def list_game_types() -> ResponseReturnValue:
     return jsonify(
         [
             {

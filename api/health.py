@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, jsonify
+from flask.typing import ResponseReturnValue
 
 from api.problems import problem_response
 from api.services import services
@@ -20,12 +21,12 @@ OUTBOX_LAG_DEGRADED_SECONDS = 30.0  # the sweeper re-enqueues after SWEEP_AFTER_
 
 
 @bp.get("/healthz")
-def healthz():
+def healthz() -> ResponseReturnValue:
     return jsonify({"status": "ok"})
 
 
 @bp.get("/readyz")
-def readyz():
+def readyz() -> ResponseReturnValue:
     svc = services()
     failed = []
     lag: tuple[float, int] | None = None
@@ -35,7 +36,7 @@ def readyz():
         failed.append("postgres")
     beats = None
     try:
-        beats = heartbeats.read(svc.redis, svc.settings.queue_name)  # type: ignore[arg-type]
+        beats = heartbeats.read(svc.redis, svc.settings.queue_name)
     except Exception:
         failed.append("redis")
     if failed or lag is None or beats is None:

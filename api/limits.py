@@ -14,15 +14,18 @@ import math
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any, TypeVar, cast
 
-from flask import Flask, current_app, request
-from flask_limiter import Limiter
+from flask import Flask, Response, current_app, request
+from flask.typing import ResponseReturnValue
+from flask_limiter import Limiter, RouteLimit
 
 from api.limit_buckets import buckets_of, install_buckets
 from events import metrics
 from events.settings import Settings
 
 LIMITED = "_cardroom_limited"  # the kind of limit a view is tagged with
+View = TypeVar("View", bound=Callable[..., Any])
 
 
 def install_limits(app: Flask, settings: Settings) -> None:
@@ -53,13 +56,15 @@ def install_limits(app: Flask, settings: Settings) -> None:
     for endpoint, view in list(app.view_functions.items()):
         kind = getattr(view, LIMITED, None)
         if kind is not None:
-            app.view_functions[endpoint] = _limits(limiter, settings, kind)(view)
+            # Every view of this app is a plain function (none is async), which the limit wraps.
+            plain = cast(Callable[..., ResponseReturnValue], view)
+            app.view_functions[endpoint] = _limits(limiter, settings, kind)(plain)
 
 
-def limited(kind: str) -> Callable:
+def limited(kind: str) -> Callable[[View], View]:
     """Tags a view with its kind of limit ("create", "actions", "reads"), for install_limits."""
 
-    def tag(view: Callable) -> Callable:
+    def tag(view: View) -> View:
         setattr(view, LIMITED, kind)
         return view
 
@@ -123,7 +128,7 @@ def _has_token() -> bool:
     return "Authorization" in request.headers or "access_token" in request.args
 
 
-def _limits(limiter: Limiter, settings: Settings, kind: str) -> Callable:
+def _limits(limiter: Limiter, settings: Settings, kind: str) -> RouteLimit:
     if kind == "create":
         return _creation_limits(limiter, settings)
     if kind == "players":
@@ -157,11 +162,11 @@ def _count_breach(limit: str) -> None:
     metrics.RATE_LIMITED.labels(limit).inc()
 
 
-def _created(response) -> bool:
+def _created(response: Response) -> bool:
     return response.status_code == 201  # refused bodies cost no quota
 
 
-def _creation_limits(limiter: Limiter, settings: Settings) -> Callable:
+def _creation_limits(limiter: Limiter, settings: Settings) -> RouteLimit:
     """Games created per client address. Tables of bots alone, which only cost worker time,
     have a smaller quota of their own (api/limit_buckets.py, `bot_tables`)."""
     return limiter.limit(
@@ -174,7 +179,8 @@ def retry_after_seconds() -> int:
     """Seconds until the limit this request broke lets it through again."""
     if not current_app.config.get("RATELIMIT_ENABLED", True):
         return 1
-    window = current_app.extensions["cardroom_limiter"].current_limit
+    limiter: Limiter = current_app.extensions["cardroom_limiter"]
+    window = limiter.current_limit
     if window is None:
         return 1
     return max(1, math.ceil(window.reset_at - time.time()))

@@ -19,6 +19,7 @@ from typing import Any
 
 import redis
 from flask import Blueprint, Flask, Response, request
+from flask.typing import ResponseReturnValue
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
@@ -36,7 +37,7 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
 @bp.get("/metrics")
-def scrape():
+def scrape() -> ResponseReturnValue:
     token = services().settings.metrics_token
     if token:
         given = request.headers.get("Authorization", "").partition(" ")[2].strip()
@@ -76,7 +77,7 @@ class LiveFigures(Collector):
         except Exception:
             log.warning("could not read the outbox for /metrics", exc_info=True)
         try:
-            beats = heartbeats.read(svc.redis, svc.settings.queue_name)  # type: ignore[arg-type]
+            beats = heartbeats.read(svc.redis, svc.settings.queue_name)
         except Exception:
             log.warning("could not read the heartbeats for /metrics", exc_info=True)
             return
@@ -114,7 +115,7 @@ def install_metrics(app: Flask) -> None:
     app.register_blueprint(bp)
 
     @app.after_request
-    def _observe(response):
+    def _observe(response: Response) -> Response:
         started = request.environ.get(STARTED)
         if started is not None:
             rule = request.url_rule

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, Response, send_from_directory
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound
 
 STATIC = Path(__file__).resolve().parent / "static" / "play"
@@ -45,12 +46,12 @@ def page_headers(response: Response) -> Response:
 
 
 @bp.get("/")
-def landing():
+def landing() -> ResponseReturnValue:
     return page_headers(Response(LANDING, mimetype="text/html"))
 
 
 @bp.get("/play")
-def play():
+def play() -> ResponseReturnValue:
     response = send_from_directory(STATIC, "index.html", max_age=0)
     response.headers["Cache-Control"] = "no-cache"
     return page_headers(response)
@@ -60,7 +61,7 @@ ASSET_TYPES = (".js", ".css")  # what the page loads; the page itself is /play
 
 
 @bp.get("/play/assets/<path:name>")
-def asset(name: str):
+def asset(name: str) -> ResponseReturnValue:
     if not name.endswith(ASSET_TYPES):
         raise NotFound(f"no asset {name!r} here: the client's assets are scripts and styles")
     # send_from_directory refuses paths that leave STATIC (404).
@@ -73,7 +74,7 @@ GUIDES = STATIC / "guides"
 
 
 @bp.get("/play/guides/<name>")
-def guide(name: str):
+def guide(name: str) -> ResponseReturnValue:
     """A game's "How to play" guide or the glossary, in Markdown, as the page renders it (the
     same files as docs/rules/guides/)."""
     if not name.endswith(".md"):

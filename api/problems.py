@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import psycopg
 import redis
@@ -54,7 +55,7 @@ CODE_OF_HTTP_STATUS = {
 class Problem(Exception):
     """An error raised by a view, rendered by the handler below."""
 
-    def __init__(self, code: str, detail: str, status: int | None = None, **extra) -> None:
+    def __init__(self, code: str, detail: str, status: int | None = None, **extra: Any) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
@@ -62,7 +63,7 @@ class Problem(Exception):
         self.extra = extra
 
 
-def problem_response(status: int, code: str, detail: str, **extra) -> Response:
+def problem_response(status: int, code: str, detail: str, **extra: Any) -> Response:
     body = {
         "type": f"https://cardroom.dev/problems/{code}",
         "title": code.replace("-", " ").capitalize(),
@@ -76,14 +77,14 @@ def problem_response(status: int, code: str, detail: str, **extra) -> Response:
 
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(Problem)
-    def _problem(error: Problem):
+    def _problem(error: Problem) -> Response:
         response = problem_response(error.status, error.code, error.detail, **error.extra)
         if "retry_after" in error.extra:
             response.headers["Retry-After"] = str(error.extra["retry_after"])
         return response
 
     @app.errorhandler(ValidationError)
-    def _validation(error: ValidationError):
+    def _validation(error: ValidationError) -> Response:
         return problem_response(
             400,
             "validation-error",
@@ -92,16 +93,16 @@ def register_error_handlers(app: Flask) -> None:
         )
 
     @app.errorhandler(DomainError)
-    def _domain(error: DomainError):
+    def _domain(error: DomainError) -> Response:
         return problem_response(STATUS_OF_CODE[error.code], error.code, error.message)
 
     @app.errorhandler(GameNotFound)
-    def _missing(error: GameNotFound):
+    def _missing(error: GameNotFound) -> Response:
         return problem_response(404, "not-found", "no such game")
 
     @app.errorhandler(ApplicationError)
-    def _application(error: ApplicationError):
-        extra: dict = {}
+    def _application(error: ApplicationError) -> Response:
+        extra: dict[str, Any] = {}
         if isinstance(error, VersionConflict):
             extra["current_version"] = error.current_version
         if isinstance(error, ActionRefused):
@@ -109,7 +110,7 @@ def register_error_handlers(app: Flask) -> None:
         return problem_response(STATUS_OF_CODE[error.code], error.code, error.message, **extra)
 
     @app.errorhandler(RateLimitExceeded)
-    def _rate_limited(error: RateLimitExceeded):
+    def _rate_limited(error: RateLimitExceeded) -> Response:
         from api.limits import retry_after_seconds  # api.limits raises these problems
 
         wait = retry_after_seconds()
@@ -119,7 +120,7 @@ def register_error_handlers(app: Flask) -> None:
         return response
 
     @app.errorhandler(HTTPException)
-    def _http(error: HTTPException):
+    def _http(error: HTTPException) -> Response:
         status = error.code or 500
         code = CODE_OF_HTTP_STATUS.get(status, "http-error")
         response = problem_response(status, code, error.description or code)
@@ -132,7 +133,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(psycopg.OperationalError)
     @app.errorhandler(PoolTimeout)
     @app.errorhandler(redis.RedisError)
-    def _unavailable(error: Exception):
+    def _unavailable(error: Exception) -> Response:
         # The database or Redis is unreachable, or every connection is busy: nothing was
         # committed, so the client may simply retry.
         log.warning("a backing service is unavailable: %s", type(error).__name__)
@@ -141,11 +142,11 @@ def register_error_handlers(app: Flask) -> None:
         return response
 
     @app.errorhandler(Exception)
-    def _unexpected(error: Exception):
+    def _unexpected(error: Exception) -> Response:
         log.exception("unhandled error")
         return problem_response(500, "internal-error", "an unexpected error occurred")
 
 
-def _errors(messages) -> dict:
+def _errors(messages: list[Any] | dict[str, Any]) -> dict[str, Any]:
     """marshmallow messages as a dict of field -> messages (a list becomes {"_schema": ...})."""
     return messages if isinstance(messages, dict) else {"_schema": messages}

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from events.ratings import Rating
 
 DECIMALS = 3  # shown rounded; leaderboards order by the exact values
 
 
-def rating_json(rating: Rating) -> dict:
+def rating_json(rating: Rating) -> dict[str, Any]:
     return {
         "rating": round(rating.mu, DECIMALS),
         "uncertainty": round(rating.sigma, DECIMALS),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from api.services import services
@@ -21,7 +22,7 @@ def iso(moment: datetime) -> str:
 
 def render_game(
     game_id: UUID, version: int, table: Table, viewer: int | None, live: bool = True
-) -> dict:
+) -> dict[str, Any]:
     """The game as `viewer` sees it; `live` (not a replay): seats whose turn runs out on a
     timer carry their `deadline`."""
     view = {"id": str(game_id), "version": version, **view_table(table, viewer)}

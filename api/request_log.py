@@ -16,7 +16,7 @@ import secrets
 import time
 import uuid
 
-from flask import Flask, request
+from flask import Flask, Response, request
 
 from events import logs
 
@@ -40,7 +40,7 @@ def install_request_log(app: Flask) -> None:
     app.before_request_funcs.setdefault(None, []).insert(0, _start)
 
     @app.after_request
-    def _log(response):
+    def _log(response: Response) -> Response:
         environ = request.environ
         request_id = environ.get(REQUEST_ID) or secrets.token_hex(16)
         started = environ.get(STARTED)
@@ -57,7 +57,7 @@ def install_request_log(app: Flask) -> None:
         return response
 
     @app.teardown_request
-    def _forget(_error) -> None:
+    def _forget(_error: BaseException | None) -> None:
         logs.clear()
 
 

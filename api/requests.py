@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from flask import request
@@ -15,16 +16,17 @@ from events.idempotent_requests import IdempotentRequest, request_hash
 MAX_KEY_LENGTH = 255
 
 
-def json_body(schema: Schema) -> dict:
+def json_body(schema: Schema) -> dict[str, Any]:
     body = request.get_json(silent=True, force=True)
     if not isinstance(body, dict):
         raise Problem("validation-error", "the body must be a JSON object", errors={})
     if not _is_unicode(body):
         raise Problem("validation-error", "the body holds text that is not Unicode", errors={})
-    return schema.load(body)
+    loaded: dict[str, Any] = schema.load(body)  # a Schema without many=True loads one dict
+    return loaded
 
 
-def _is_unicode(value) -> bool:
+def _is_unicode(value: Any) -> bool:
     """JSON may spell lone surrogates (\\ud800), which no UTF-8 text can hold."""
     try:
         canonical_json(value).encode("utf-8")
@@ -33,8 +35,9 @@ def _is_unicode(value) -> bool:
     return True
 
 
-def query(schema: Schema) -> dict:
-    return schema.load(request.args.to_dict())
+def query(schema: Schema) -> dict[str, Any]:
+    loaded: dict[str, Any] = schema.load(request.args.to_dict())
+    return loaded
 
 
 def game_uuid(raw: str) -> UUID:

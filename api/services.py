@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import current_app
 from psycopg_pool import ConnectionPool
+from redis import Redis
 
 from events.automation import Automation
 from events.commands import Commands
@@ -29,7 +30,7 @@ class Services:
     automation: Automation  # tests drive workers' work through it; views never do
     queries: Queries
     signer: HeadSigner
-    redis: object
+    redis: Redis
     players: Players
     webhooks: Webhooks
     queue: Queue
@@ -38,4 +39,5 @@ class Services:
 
 
 def services() -> Services:
-    return current_app.extensions["cardroom"]
+    built: Services = current_app.extensions["cardroom"]  # create_app put it there
+    return built

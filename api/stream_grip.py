@@ -23,6 +23,7 @@ import hmac
 import json
 import random
 import time
+from typing import Any
 
 from flask import Response, request
 
@@ -40,13 +41,13 @@ def through_pushpin() -> bool:
     return "Grip-Sig" in request.headers
 
 
-def sign(lease: dict) -> str:
+def sign(lease: dict[str, Any]) -> str:
     expires = (int(time.time()) // LEASE_WINDOW + 2) * LEASE_WINDOW
     body = base64.urlsafe_b64encode(json.dumps({**lease, "expires": expires}).encode())
     return f"{body.decode()}.{_mac(body)}"
 
 
-def verified(token: str) -> dict | None:
+def verified(token: str) -> dict[str, Any] | None:
     """The lease a token carries, if this server signed it and it has not expired."""
     body, _, mac = token.encode("utf-8", "surrogatepass").partition(b".")
     if not hmac.compare_digest(_mac(body).encode(), mac):

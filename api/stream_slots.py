@@ -16,10 +16,11 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import redis
+from redis.client import Pipeline
 
 log = logging.getLogger("cardroom.streams")
 SEATED, WATCHING = "all-seated", "all-watching"
@@ -82,7 +83,11 @@ class StreamSlots:
         self._each(lambda pipe: self._add(pipe, slot, time.time() + lifetime, renew=True))
 
     def release(self, slot: Slot) -> None:
-        self._each(lambda pipe: [pipe.zrem(self._key(count), slot.id) for count in slot.counts])
+        def remove(pipe: Pipeline) -> None:
+            for count in slot.counts:
+                pipe.zrem(self._key(count), slot.id)
+
+        self._each(remove)
 
     def open_streams(self) -> tuple[int, int]:
         """(seated, spectating) streams open now, for /metrics."""
@@ -93,12 +98,12 @@ class StreamSlots:
             seated, watching = pipe.execute()
         return seated, watching
 
-    def _add(self, pipe, slot: Slot, until: float, renew: bool = False) -> None:
+    def _add(self, pipe: Pipeline, slot: Slot, until: float, renew: bool = False) -> None:
         for count in slot.counts:
             pipe.zadd(self._key(count), {slot.id: until}, xx=renew)
             pipe.expire(self._key(count), KEY_SECONDS)
 
-    def _each(self, commands) -> None:
+    def _each(self, commands: Callable[[Pipeline], None]) -> None:
         try:
             with self._redis.pipeline() as pipe:
                 commands(pipe)

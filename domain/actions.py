@@ -23,7 +23,7 @@ def is_action_of_a_game(action_type: object) -> bool:
 
 def command_from_action(game_type: GameType, seat: int, action: Mapping[str, Any]) -> Command:
     action_type = action.get("type")
-    command_class = game_type.commands.get(action_type)  # type: ignore[arg-type]
+    command_class = game_type.commands.get(action_type) if isinstance(action_type, str) else None
     if command_class is None:
         error = IllegalAction if is_action_of_a_game(action_type) else InvalidAction
         raise error(

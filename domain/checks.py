@@ -23,13 +23,16 @@ def check_count(count: object, low: int, high: int) -> int:
     return count
 
 
-def check_held(hand: tuple[Card, ...], cards: tuple[object, ...]) -> None:
-    """Every card named is in the hand, and none is named twice."""
+def check_held(hand: tuple[Card, ...], cards: tuple[object, ...]) -> tuple[Card, ...]:
+    """Every card named is in the hand, and none is named twice; returns them, as cards."""
+    held: list[Card] = []
     for card in cards:
         if not isinstance(card, Card) or card not in hand:
             raise IllegalAction(f"you do not hold {card}")
+        held.append(card)
     if len(set(cards)) != len(cards):
         raise IllegalAction("the same card is named more than once")
+    return tuple(held)
 
 
 def check_secret_choice(
@@ -49,5 +52,4 @@ def check_secret_choice(
     if len(chosen) != count:
         plural = "card" if count == 1 else "cards"
         raise IllegalAction(f"{verb} exactly {count} {plural}, not {len(chosen)}")
-    check_held(hands[seat], chosen)
-    return seat, chosen  # type: ignore[return-value]
+    return seat, check_held(hands[seat], chosen)

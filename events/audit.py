@@ -40,7 +40,9 @@ def _matches(committed: Record, sealed: Record) -> bool:
         deck = tuple(Card.from_json(card) for card in sealed["data"]["deck"])
         if committed["data"].get("round") != sealed["data"].get("round"):
             return False
-        return deal_commitment(sealed["data"]["salt"], deck) == committed["data"]["commitment"]
+        return bool(
+            deal_commitment(sealed["data"]["salt"], deck) == committed["data"]["commitment"]
+        )
     except (AttributeError, KeyError, TypeError, ValueError):  # a malformed deal: not checked
         return False
 

@@ -99,7 +99,9 @@ def _problem(version: int | None, problem: str | None, finished: bool) -> str | 
     return f"v{version}: differs from what the rules give (the details are shown once it ends)"
 
 
-def _snapshot_check(game_id: str, log: GameLog, tables_at: dict[int, Table]) -> dict | None:
+def _snapshot_check(
+    game_id: str, log: GameLog, tables_at: dict[int, Table]
+) -> dict[str, Any] | None:
     """The stored snapshot, rebuilt, against the re-decided table at its version."""
     if log.snapshot is None:
         return None

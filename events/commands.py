@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 from uuid import UUID, uuid4
 
 from domain import table as tables
@@ -47,7 +48,7 @@ class ActionRequest:
     """What a seat's action request asks: the action, the version it expects the game at (if
     any) and its Idempotency-Key (if any)."""
 
-    action: dict
+    action: dict[str, Any]
     expected_version: int | None = None
     idem: IdempotentRequest | None = None
 
@@ -164,7 +165,7 @@ class Commands:
         self,
         game_id: UUID,
         seat: int,
-        action: dict,
+        action: dict[str, Any],
         expected_version: int | None = None,
         idem: IdempotentRequest | None = None,
     ) -> Committed | Replayed:
@@ -264,7 +265,7 @@ class Commands:
         return replace(committed, secrets=SeatSecrets(invites=invites))
 
 
-def _legal(table: tables.Table, seat: int) -> list[dict]:
+def _legal(table: tables.Table, seat: int) -> list[dict[str, Any]]:
     if not table.started or table.status == "finished":
         return []
     return table.game_type.legal_actions(table.game, seat)

@@ -3,7 +3,7 @@ code the API answers with. The rules' own refusals are `domain.decider.DomainErr
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 from uuid import UUID
 
 
@@ -54,7 +54,7 @@ class ActionRefused(ApplicationError):
 
     code = "illegal-action"
 
-    def __init__(self, message: str, legal_actions: list[dict]) -> None:
+    def __init__(self, message: str, legal_actions: list[dict[str, Any]]) -> None:
         super().__init__(message)
         self.legal_actions = legal_actions
 

@@ -4,6 +4,8 @@ sends to Pushpin, from one function."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.decider import Event
 from domain.table import Table
 from domain.table_view import event_data_for
@@ -15,7 +17,7 @@ from events.records import StoredEvent
 
 def event_json(
     table: Table, stored: StoredEvent, viewer: int | None, event: Event | None = None
-) -> dict:
+) -> dict[str, Any]:
     """`table` is the game now: once it is finished every event is shown in full."""
     finished = table.status == "finished"
     event = event or decode(table.game_type.id, stored)
@@ -28,7 +30,7 @@ def event_json(
     }
 
 
-def sse_message(event: dict) -> str:
+def sse_message(event: dict[str, Any]) -> str:
     data = json_text.dumps(event).decode("utf-8")
     return f"id: {event['version']}\nevent: {event['type']}\ndata: {data}\n\n"
 

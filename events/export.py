@@ -92,7 +92,8 @@ def header(game_id: UUID, table: Table, version: int, anchor: Anchor) -> dict[st
 
 
 def seats_of(table: Table) -> list[dict[str, Any]]:
-    return to_json(table.seats)
+    seats: list[dict[str, Any]] = to_json(table.seats)
+    return seats
 
 
 def result_of(table: Table) -> dict[str, Any] | None:
@@ -113,7 +114,7 @@ def full_export(
 
 
 def viewer_export(
-    game_id: UUID, table: Table, version: int, viewer: int | None, events: Iterable[dict]
+    game_id: UUID, table: Table, version: int, viewer: int | None, events: Iterable[dict[str, Any]]
 ) -> Iterator[str]:
     """An unfinished game: the caller's view only (events already rendered for the viewer)."""
     yield line(

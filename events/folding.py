@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 import domain
@@ -33,7 +34,8 @@ CODE_VERSION = _code_version()
 
 def decode(game_type_id: str, stored: StoredEvent) -> Event:
     cls = tables.event_class(get_game_type(game_type_id), stored.type)
-    return from_json(cls, stored.data)
+    event: Event = from_json(cls, stored.data)
+    return event
 
 
 def fold_events(table: tables.Table | None, stored_events: list[StoredEvent]) -> tables.Table:
@@ -49,7 +51,7 @@ def fold_events(table: tables.Table | None, stored_events: list[StoredEvent]) ->
 
 
 def table_from_snapshot(
-    game_id: UUID | str, found: tuple[int, dict] | None
+    game_id: UUID | str, found: tuple[int, dict[str, Any]] | None
 ) -> tuple[int, tables.Table | None]:
     """(version, table) from a stored snapshot; (0, None) when there is none this code may use."""
     if found is None or found[1].get("code") != CODE_VERSION:

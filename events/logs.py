@@ -12,7 +12,7 @@ import logging
 import sys
 from collections.abc import Iterable
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TextIO
 
 from pythonjsonlogger.json import JsonFormatter
 
@@ -72,7 +72,9 @@ def formatter(log_format: str, text_format: str = TEXT_FORMAT) -> logging.Format
 _CONTEXT = ContextFilter()
 
 
-def dress(handler: logging.Handler, log_format: str, filters: Iterable[logging.Filter] = ()):
+def dress(
+    handler: logging.Handler, log_format: str, filters: Iterable[logging.Filter] = ()
+) -> logging.Handler:
     """Gives a handler the format and the context (and any other filters, e.g. redaction)."""
     handler.setFormatter(formatter(log_format))
     for f in (*filters, _CONTEXT):  # redaction first: it renders the message
@@ -80,16 +82,19 @@ def dress(handler: logging.Handler, log_format: str, filters: Iterable[logging.F
     return handler
 
 
+class _OurHandler(logging.StreamHandler[TextIO]):
+    """The handler `configure` adds, told apart from anyone else's when it runs again."""
+
+
 def configure(level: str, log_format: str, filters: Iterable[logging.Filter] = ()) -> None:
     """The root logger writes to stderr in the chosen format. Like logging.basicConfig, it
     leaves a root logger that already has handlers of someone else's alone (pytest's)."""
     _record_only_what_lines_show()
     root = logging.getLogger()
-    ours = [h for h in root.handlers if getattr(h, "_cardroom", False)]
+    ours = [h for h in root.handlers if isinstance(h, _OurHandler)]
     if not ours and root.handlers:
         return
-    handler = ours[0] if ours else logging.StreamHandler(sys.stderr)
-    handler._cardroom = True  # type: ignore[attr-defined]
+    handler = ours[0] if ours else _OurHandler(sys.stderr)
     dress(handler, log_format, filters)
     if not ours:
         root.addHandler(handler)

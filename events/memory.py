@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Self
+from typing import Any, Self
 from uuid import UUID
 
 from domain.decider import Event
@@ -27,7 +27,7 @@ class MemoryState:
     heads: dict[UUID, StreamHead] = field(default_factory=dict)
     events: dict[UUID, list[StoredEvent]] = field(default_factory=dict)
     tables: dict[UUID, Table] = field(default_factory=dict)
-    requests: dict[tuple[str, str], tuple[str, dict | None]] = field(default_factory=dict)
+    requests: dict[tuple[str, str], tuple[str, dict[str, Any] | None]] = field(default_factory=dict)
     work: dict[tuple[UUID, int, Work], bool] = field(default_factory=dict)  # -> done
     urgent: dict[tuple[UUID, int, Work], bool] = field(default_factory=dict)
     tokens: dict[tuple[UUID, int], str] = field(default_factory=dict)
@@ -79,7 +79,7 @@ class MemoryUnitOfWork:
             return Claim(ClaimKind.REUSED)
         return Claim(ClaimKind.REPLAY, found[1])
 
-    def complete(self, scope: str, key_id: str, record: dict) -> None:
+    def complete(self, scope: str, key_id: str, record: dict[str, Any]) -> None:
         request_hash, _ = self.s.requests[(scope, key_id)]
         self.s.requests[(scope, key_id)] = (request_hash, record)
 

@@ -18,9 +18,8 @@ from events.folding import CODE_VERSION, fold_events
 from events.postgres import audit_cache, feed_reads, seat_tokens, store, turn_timers
 from events.postgres.audit_reads import GameLog, read_game_log
 from events.postgres.connections import Pool
-from events.postgres.listing import StreamInfo
 from events.postgres.repository import Repository
-from events.records import StoredEvent
+from events.records import StoredEvent, StreamInfo
 from events.signing import key_id
 
 T = TypeVar("T")
@@ -104,17 +103,17 @@ class Queries:
         with self._pool.connection() as conn:
             return read_game_log(conn, game_id)
 
-    def kept_audit(self, game_id: UUID, key: Ed25519PublicKey) -> dict | None:
+    def kept_audit(self, game_id: UUID, key: Ed25519PublicKey) -> dict[str, Any] | None:
         """A finished game's audit report as computed before, if it was (by this code and
         against this key, at the game's version); None otherwise."""
         with self._pool.connection() as conn:
             return audit_cache.cached(conn, game_id, CODE_VERSION, key_id(key))
 
-    def audit(self, game_id: UUID, key: Ed25519PublicKey) -> dict:
+    def audit(self, game_id: UUID, key: Ed25519PublicKey) -> dict[str, Any]:
         """The audit report, re-decided from the log now. A finished game whose every check
         passed has its report kept: it can no longer change, and `kept_audit` answers it while
         the game's head is the same. A failing one is never kept: the next audit looks again."""
-        report = self._offload(audit_report, str(game_id), self.log(game_id), key)
+        report: dict[str, Any] = self._offload(audit_report, str(game_id), self.log(game_id), key)
         if report["status"] == "finished" and audit_cache.all_passed(report):
             with self._pool.connection() as conn:
                 audit_cache.keep(conn, game_id, CODE_VERSION, key_id(key), report)

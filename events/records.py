@@ -1,5 +1,6 @@
 """The events of a stream as the application handles them: new ones to append, stored ones
-read back, the head a writer locks, and how new events are chained to it."""
+read back, the head a writer locks, and how new events are chained to it; and a stream as the
+games list shows it."""
 
 from __future__ import annotations
 
@@ -89,3 +90,18 @@ def chained_events(
         chained.append(dataclasses.replace(stored, hash=digest))
         prev = digest
     return chained
+
+
+@dataclass(frozen=True, slots=True)
+class StreamInfo:
+    game_id: UUID
+    game_type: str
+    status: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def cursor(self) -> tuple[datetime, UUID]:
+        """Pass as `before` to get the next (older) page."""
+        return (self.created_at, self.game_id)

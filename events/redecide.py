@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain import table as tables
+from domain.cards import Card
 from domain.codec import from_json
 from domain.decider import DomainError, Event
 from domain.game_type import GameType
@@ -108,10 +109,13 @@ class _Run:
             raise Problem(self.version, f"the table cannot be set up: {error!r}") from None
         self._match(produced)
 
-    def _fixed_decks(self) -> tuple:
+    def _fixed_decks(self) -> tuple[tuple[Card, ...], ...]:
         if len(self.records) < 2 or self.records[1]["type"] != "FixedDecksChosen":
             return ()
-        return read(self.records[1], lambda data: from_json(tables.FixedDecksChosen, data)).decks
+        chosen: tables.FixedDecksChosen = read(
+            self.records[1], lambda data: from_json(tables.FixedDecksChosen, data)
+        )
+        return chosen.decks
 
     def _seeding(self) -> SeedSetup | None:
         """The seeds the table was created with: the published ones and the server's, which
@@ -165,7 +169,7 @@ class _Run:
         )
 
 
-def _creation(data: dict) -> tuple[str, tables.CreateTable]:
+def _creation(data: dict[str, Any]) -> tuple[str, tables.CreateTable]:
     """The game type and the CreateTable a TableCreated records (fixed decks come next)."""
     created = from_json(tables.TableCreated, data)
     return created.game_type, tables.CreateTable(created.seats, dict(created.options))

@@ -49,10 +49,11 @@ def readable_prefix(records: Sequence[Record]) -> int:
 
 
 def version_of(record: Record) -> int:
-    return record["version"]
+    version: int = record["version"]  # an int in every record `readable_prefix` let through
+    return version
 
 
-def read(record: Record, reader: Callable[[dict], T]) -> T:
+def read(record: Record, reader: Callable[[dict[str, Any]], T]) -> T:
     """`reader` applied to the record's data; data the domain cannot read is a Problem."""
     try:
         return reader(record["data"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 from uuid import UUID
 
 from domain import table as tables
@@ -17,11 +18,11 @@ class SeatSecrets:
     tokens: dict[int, str] = field(default_factory=dict)
     invites: dict[int, str] = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"tokens": self.tokens, "invites": self.invites}
 
     @classmethod
-    def from_json(cls, data: dict) -> SeatSecrets:
+    def from_json(cls, data: dict[str, Any]) -> SeatSecrets:
         return cls(*({int(seat): value for seat, value in data[k].items()} for k in cls.KEYS))
 
     KEYS = ("tokens", "invites")

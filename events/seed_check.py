@@ -61,7 +61,7 @@ def _check(game_id: str, records: Sequence[Record], fixed_decks: bool) -> SeedCh
     server_seed = _server_seed(records, seeding)
     seeds = _Seats(seeding)
     deals = 0
-    fixed: list = []
+    fixed: list[Any] = []
     for i, record in enumerate(records):
         kind = record["type"]
         if kind == "FixedDecksChosen":

@@ -15,6 +15,7 @@ import json
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
@@ -67,7 +68,7 @@ class HeadSigner:
         signature = self._key.sign(head_message(game_id, version, chain_head))
         return base64.b64encode(signature).decode("ascii")
 
-    def public_description(self) -> dict:
+    def public_description(self) -> dict[str, Any]:
         """What GET /audit-key serves."""
         pem = self.public_key.public_bytes(
             serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
@@ -80,7 +81,7 @@ class HeadSigner:
         }
 
 
-def load_or_create_signer(path: str | os.PathLike) -> HeadSigner:
+def load_or_create_signer(path: str | os.PathLike[str]) -> HeadSigner:
     """The key in the PEM file at `path`, created (mode 0600) when there is none yet. Several
     processes may start at once: the key appears whole (a hard link of a finished file), and
     exactly one creator wins; the others read its key."""

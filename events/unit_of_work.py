@@ -35,7 +35,7 @@ class UnitOfWork(Protocol):
         """Claims an Idempotency-Key (by its keyed hash) for this transaction."""
         ...
 
-    def complete(self, scope: str, key_id: str, record: dict) -> None:
+    def complete(self, scope: str, key_id: str, record: dict[str, Any]) -> None:
         """Records what the claimed request did, to answer its retries."""
         ...
 

@@ -19,7 +19,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from domain.codec import canonical_json
 from events.chain import check_chain
@@ -41,7 +41,7 @@ def verify(
     return _said(examine_text(text, key, expect_head), say)
 
 
-def verify_bytes(raw: bytes, say: Say = print, **anchors) -> bool:
+def verify_bytes(raw: bytes, say: Say = print, **anchors: Any) -> bool:
     return _said(examine(raw, **anchors), say)
 
 
@@ -57,7 +57,8 @@ def read_key(where: str) -> bytes:
         from urllib.request import urlopen
 
         with urlopen(where, timeout=10) as response:  # noqa: S310 (the user names the URL)
-            return response.read()
+            key: bytes = response.read()
+            return key
     with open(where, "rb") as file:
         return file.read()
 

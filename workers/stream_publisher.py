@@ -25,6 +25,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterable
+from typing import Any, cast
 from urllib.parse import urlsplit
 from uuid import UUID
 
@@ -66,7 +67,7 @@ class Pushpin:
         self._conn: http.client.HTTPConnection | None = None
         self.behind = True  # it may have missed something: tell it to recover
 
-    def post(self, path: str, body: dict) -> None:
+    def post(self, path: str, body: dict[str, Any]) -> None:
         data = json.dumps(body).encode()
         for attempt in (1, 2):  # a kept connection may have been closed meanwhile
             try:
@@ -84,7 +85,7 @@ class Pushpin:
                 if attempt == 2:
                     raise
 
-    def send(self, items: list[dict]) -> None:
+    def send(self, items: list[dict[str, Any]]) -> None:
         """Publishes, after a recover if it may have missed something."""
         try:
             if self.behind:
@@ -98,7 +99,7 @@ class Pushpin:
             self.behind = True
 
 
-def game_items(game_id: UUID, first: int | None) -> list[dict]:
+def game_items(game_id: UUID, first: int | None) -> list[dict[str, Any]]:
     """What a commit of the game (its first new version, or None: its credentials changed)
     publishes: closes for credentials gone, its events for each viewer, closes at the end."""
     queries = context.cardroom().queries
@@ -117,27 +118,29 @@ def game_items(game_id: UUID, first: int | None) -> list[dict]:
     return items
 
 
-def _closed_credentials(game_id: UUID, credentials: frozenset[str]) -> list[dict]:
+def _closed_credentials(game_id: UUID, credentials: frozenset[str]) -> list[dict[str, Any]]:
     """Closes for the credentials with streams held on the game that no longer act for it."""
     redis, prefix = context.redis_connection(), context.settings().queue_name
     key = watched_key(prefix, game_id)
-    members: set[bytes] = redis.smembers(key)  # type: ignore[assignment]
+    # redis-py types every answer as "an awaitable, or anything" (its asyncio client shares
+    # the methods); this client's are plain values.
+    members = cast(set[bytes], redis.smembers(key))
     gone = [c.decode() for c in members if c.decode() not in credentials]
     if gone:
         redis.srem(key, *gone)
     return [_close(credential_channel(credential)) for credential in gone]
 
 
-def ended_streams(now: float) -> list[dict]:
+def ended_streams(now: float) -> list[dict[str, Any]]:
     """Closes for the streams whose time (STREAM_MAX_SECONDS) is up."""
     redis, key = context.redis_connection(), ends_key(context.settings().queue_name)
-    due: list[bytes] = redis.zrangebyscore(key, "-inf", now)  # type: ignore[assignment]
+    due = cast(list[bytes], redis.zrangebyscore(key, "-inf", now))  # as in _closed_credentials
     if due:
         redis.zrem(key, *due)
     return [_close(stream_channel(slot.decode())) for slot in due]
 
 
-def _item(channel: str, version: int, text: str) -> dict:
+def _item(channel: str, version: int, text: str) -> dict[str, Any]:
     return {
         "channel": channel,
         "id": str(version),
@@ -146,14 +149,14 @@ def _item(channel: str, version: int, text: str) -> dict:
     }
 
 
-def _close(channel: str, after: int = 0) -> dict:
+def _close(channel: str, after: int = 0) -> dict[str, Any]:
     """A close that follows the position the API held the channel at (`prev-id`: a stream's
     own and its credential's are held at 0, a viewer's at the last version sent)."""
     close = {"http-stream": {"action": "close"}}
     return {"channel": channel, "prev-id": str(after), "formats": close}
 
 
-def items_for(notes: Iterable[Wakeup]) -> list[dict]:
+def items_for(notes: Iterable[Wakeup]) -> list[dict[str, Any]]:
     """The items of these notifications, each game's in the order of its commits."""
     games: dict[UUID, int | None] = {}
     players: set[str] = set()

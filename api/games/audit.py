@@ -5,6 +5,7 @@ GET /audit-key (the public key that signs every head)."""
 from __future__ import annotations
 
 from flask import Response, jsonify
+from flask.typing import ResponseReturnValue
 
 from api.auth import bearer_token, caller_seat
 from api.games import bp
@@ -19,13 +20,13 @@ from events.export import MEDIA_TYPE, full_export, viewer_export
 
 @bp.get("/audit-key")
 @limited("reads")
-def audit_key():
+def audit_key() -> ResponseReturnValue:
     return jsonify(services().signer.public_description())
 
 
 @bp.get("/games/<game_id>/audit")
 @limited("reads")
-def audit(game_id: str):
+def audit(game_id: str) -> ResponseReturnValue:
     game = game_uuid(game_id)
     token = bearer_token()
     caller_seat(game, token)  # a wrong token is 401 before any work, as everywhere
@@ -39,7 +40,7 @@ def audit(game_id: str):
 
 @bp.get("/games/<game_id>/export")
 @limited("reads")
-def export(game_id: str):
+def export(game_id: str) -> ResponseReturnValue:
     game = game_uuid(game_id)
     token = bearer_token()
     seat = caller_seat(game, token)  # a wrong token is 401 before any work

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import jsonify
+from typing import Any
+
+from flask import Response, jsonify
 
 from api.rendering import render_event, render_game
 from api.services import services
@@ -10,7 +12,7 @@ from domain.decider import Event
 from events.results import Committed, Replayed
 
 
-def action_body(result: Committed | Replayed, seat: int) -> dict:
+def action_body(result: Committed | Replayed, seat: int) -> dict[str, Any]:
     """`{"version", "events", "game"}` as the acting seat sees them; a replayed request gets
     the same answer again, rendered from what it appended."""
     events: list[Event | None]
@@ -26,7 +28,7 @@ def action_body(result: Committed | Replayed, seat: int) -> dict:
     return {"version": result.version, "events": shown, "game": game}
 
 
-def created_body(result: Committed | Replayed) -> dict:
+def created_body(result: Committed | Replayed) -> dict[str, Any]:
     """The new game as a spectator sees it, and each human seat's token."""
     if isinstance(result, Committed):
         table = result.table
@@ -39,7 +41,7 @@ def created_body(result: Committed | Replayed) -> dict:
     return body
 
 
-def created(body: dict, headers: dict | None = None):
+def created(body: dict[str, Any], headers: dict[str, Any] | None = None) -> Response:
     response = jsonify(body)
     response.status_code = 201
     response.headers.update(headers or {})

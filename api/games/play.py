@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from flask import Response, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from api.auth import bearer_token, checked_seat
 from api.games import bp
@@ -13,6 +16,7 @@ from api.rendering import render_event, render_game
 from api.requests import game_uuid, idempotent_request, json_body, query
 from api.schemas.games import ActionSchema, EventsQuery, ReplayQuery
 from api.services import services
+from domain.table import Table
 from events import logs
 from events.commands import ActionRequest
 from events.errors import GameNotFound
@@ -20,7 +24,7 @@ from events.errors import GameNotFound
 ACTION, EVENTS_QUERY, REPLAY_QUERY = ActionSchema(), EventsQuery(), ReplayQuery()
 
 
-def _load_for_caller(game_id: str):
+def _load_for_caller(game_id: str) -> tuple[UUID, Table, int, int | None]:
     game = game_uuid(game_id)
     token = bearer_token()
     table, version, seat = services().queries.game_as(game, token)
@@ -29,7 +33,7 @@ def _load_for_caller(game_id: str):
 
 @bp.get("/games/<game_id>")
 @limited("reads")
-def show_game(game_id: str):
+def show_game(game_id: str) -> ResponseReturnValue:
     game, table, version, seat = _load_for_caller(game_id)
     logs.bind(version=version)  # the log line says which version the caller saw
     etag = f'"{version}"'
@@ -42,7 +46,7 @@ def show_game(game_id: str):
 
 @bp.post("/games/<game_id>/actions")
 @limited("actions")
-def act(game_id: str):
+def act(game_id: str) -> ResponseReturnValue:
     game = game_uuid(game_id)
     token = bearer_token()
     if token is None:
@@ -58,14 +62,14 @@ def act(game_id: str):
     return created(action_body(result, seat))
 
 
-def _require_game(game) -> None:
+def _require_game(game: UUID) -> None:
     if not services().queries.exists(game):
         raise GameNotFound(game)
 
 
 @bp.get("/games/<game_id>/events")
 @limited("reads")
-def list_events(game_id: str):
+def list_events(game_id: str) -> ResponseReturnValue:
     params = query(EVENTS_QUERY)
     game, table, version, seat = _load_for_caller(game_id)
     stored = services().queries.events(game, after=params["after"], limit=params["limit"])
@@ -75,7 +79,7 @@ def list_events(game_id: str):
 
 @bp.get("/games/<game_id>/replay")
 @limited("reads")
-def replay(game_id: str):
+def replay(game_id: str) -> ResponseReturnValue:
     params = query(REPLAY_QUERY)
     game, table, version, seat = _load_for_caller(game_id)
     if params["version"] > version:

@@ -4,6 +4,7 @@ seeds the players give afterwards count (G6, docs/audit.md)."""
 from __future__ import annotations
 
 from flask import jsonify
+from flask.typing import ResponseReturnValue
 
 from api.games import bp
 from api.limits import limited
@@ -13,7 +14,7 @@ from api.services import services
 
 @bp.post("/seed-commitments")
 @limited("actions")
-def new_seed_commitment():
+def new_seed_commitment() -> ResponseReturnValue:
     """A fresh server seed, kept secret until the game that uses it ends: its id (for
     `options.seed_commitment`), its hash, and when it expires unused."""
     made = services().commands.commit_seed()

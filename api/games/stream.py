@@ -12,9 +12,12 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 from uuid import UUID
 
+import redis
 from flask import Response, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 from marshmallow import Schema, fields, validate
 
 from api import stream_grip as grip
@@ -33,6 +36,7 @@ from events import metrics
 from events import stream_channels as channels
 from events.bootstrap import new_notifier
 from events.credentials import token_hash
+from events.settings import Settings
 from events.stream_channels import (
     CREDENTIAL,
     STREAM,
@@ -83,7 +87,7 @@ def stream_hub() -> StreamHub:
         return hub
 
 
-def stream_slots(settings, connection) -> StreamSlots:
+def stream_slots(settings: Settings, connection: redis.Redis) -> StreamSlots:
     return StreamSlots(
         connection,
         f"{settings.queue_name}-streams",
@@ -93,7 +97,7 @@ def stream_slots(settings, connection) -> StreamSlots:
     )
 
 
-def stale_seconds(settings) -> float:
+def stale_seconds(settings: Settings) -> float:
     return max(STALE_SECONDS, 4 * settings.stream_heartbeat_seconds)
 
 
@@ -117,7 +121,7 @@ def acquired(slots: StreamSlots, owners: list[str], seated: bool, pushpin: bool)
 
 @bp.get("/games/<game_id>/events/stream")
 @limited("reads")
-def stream_events(game_id: str):
+def stream_events(game_id: str) -> ResponseReturnValue:
     params = query(STREAM_QUERY)
     game = game_uuid(game_id)
     if "lease" in params:
@@ -159,14 +163,14 @@ def told_publisher(slot: Slot, game: UUID | None, credential: str | None) -> lis
     svc = services()
     prefix, max_seconds = svc.settings.queue_name, svc.settings.stream_max_seconds
     if game is not None and credential is not None:
-        channels.watch(svc.redis, prefix, game, credential)  # type: ignore[arg-type]
+        channels.watch(svc.redis, prefix, game, credential)
     if not max_seconds:
         return []
-    channels.end_at(svc.redis, prefix, slot.id, time.time() + max_seconds)  # type: ignore[arg-type]
+    channels.end_at(svc.redis, prefix, slot.id, time.time() + max_seconds)
     return [channels.stream_channel(slot.id)]
 
 
-def _viewer(game: UUID, params: dict) -> tuple[int | None, str | None]:
+def _viewer(game: UUID, params: dict[str, Any]) -> tuple[int | None, str | None]:
     """The seat the stream shows (None: a spectator) and the credential it belongs to."""
     svc = services()
     if "ticket" in params:
@@ -229,7 +233,7 @@ def _next_part(game: UUID, token: str) -> Response:
 
 @bp.post("/games/<game_id>/stream-ticket")
 @limited("actions")
-def new_stream_ticket(game_id: str):
+def new_stream_ticket(game_id: str) -> ResponseReturnValue:
     """A short-lived, single-use ticket for the caller's seat, for `?ticket=` on the stream."""
     game = game_uuid(game_id)
     token = bearer_token()
@@ -242,7 +246,7 @@ def new_stream_ticket(game_id: str):
 
 def tickets() -> StreamTickets:
     svc = services()
-    return StreamTickets(svc.redis, f"{svc.settings.queue_name}-tickets")  # type: ignore[arg-type]
+    return StreamTickets(svc.redis, f"{svc.settings.queue_name}-tickets")
 
 
 def _ticket_seat(game: UUID, ticket: str) -> tuple[int, str]:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from flask import jsonify
+from flask.typing import ResponseReturnValue
 
 from api.auth import bearer_token, current_player, require_seat
 from api.cursors import decode_cursor, encode_cursor
@@ -21,6 +23,7 @@ from api.services import services
 from domain import table as tables
 from domain.cards import Card
 from domain.games import get_game_type
+from events.records import StreamInfo
 from events.seeds import SeedRequest
 
 DECK_OPTIONS = ("deck", "decks")
@@ -32,7 +35,7 @@ DECK_OPTIONS_SCHEMA = DeckOptionsSchema()
 
 @bp.post("/games")
 @limited_creation
-def create_game():
+def create_game() -> ResponseReturnValue:
     data = json_body(CREATE)
     game_type = get_game_type(data["type"])
     options, fixed_decks = _split_deck_options(data["options"])
@@ -52,7 +55,7 @@ def create_game():
     return created(created_body(result), {"Location": f"/games/{result.game_id}"})
 
 
-def _seats(entries: list[dict]) -> tuple[tables.SeatInfo, ...]:
+def _seats(entries: list[dict[str, Any]]) -> tuple[tables.SeatInfo, ...]:
     """The seats asked for, each player's named: `me` is the player whose key creates the
     table (its name unless the seat gives one), an open seat's player must exist."""
     creator = current_player() if any(e.get("player") == ME for e in entries) else None
@@ -70,7 +73,9 @@ def _seats(entries: list[dict]) -> tuple[tables.SeatInfo, ...]:
     return tuple(seats)
 
 
-def _split_deck_options(options: dict) -> tuple[dict, tuple[tuple[Card, ...], ...]]:
+def _split_deck_options(
+    options: dict[str, Any],
+) -> tuple[dict[str, Any], tuple[tuple[Card, ...], ...]]:
     given = {key: options[key] for key in DECK_OPTIONS if key in options}
     rest = {key: _whole(value) for key, value in options.items() if key not in DECK_OPTIONS}
     if not given:
@@ -88,7 +93,7 @@ def _split_deck_options(options: dict) -> tuple[dict, tuple[tuple[Card, ...], ..
     return rest, tuple(tuple(Card.from_json(c) for c in deck) for deck in decks)
 
 
-def _split_seed_commitment(options: dict) -> tuple[dict, uuid.UUID | None]:
+def _split_seed_commitment(options: dict[str, Any]) -> tuple[dict[str, Any], uuid.UUID | None]:
     """`options.seed_commitment` names a commitment of POST /seed-commitments: it is not one of
     the table's options, but where its server seed comes from."""
     rest = {key: value for key, value in options.items() if key != SEED_COMMITMENT}
@@ -116,7 +121,7 @@ def _whole(value: object) -> object:
 
 @bp.post("/games/<game_id>/seats/<int:seat>/join")
 @limited("actions")
-def join_seat(game_id: str, seat: int):
+def join_seat(game_id: str, seat: int) -> ResponseReturnValue:
     game = game_uuid(game_id)
     body = json_body(JOIN)
     player = current_player() if bearer_token() is not None else None
@@ -135,7 +140,7 @@ def join_seat(game_id: str, seat: int):
 
 @bp.post("/games/<game_id>/seats/<int:seat>/leave")
 @limited("actions")
-def leave_seat(game_id: str, seat: int):
+def leave_seat(game_id: str, seat: int) -> ResponseReturnValue:
     """The seat's holder leaves: a bot plays the seat from then on, the token is 401 from now;
     before the deal the seat opens again, with a new invite."""
     game = game_uuid(game_id)
@@ -144,7 +149,7 @@ def leave_seat(game_id: str, seat: int):
     creator, created_at = svc.queries.origin(game)
     with bot_table_quota(creator, _leaves_it_to_bots(svc.queries.game(game)[0], seat, created_at)):
         left = svc.commands.leave(game, seat)
-    body: dict = {"seat": seat, "version": left.version}
+    body: dict[str, Any] = {"seat": seat, "version": left.version}
     if seat in left.secrets.invites:
         body["invite"] = left.secrets.invites[seat]
     return jsonify(body), 201
@@ -160,7 +165,7 @@ def _leaves_it_to_bots(table: tables.Table, seat: int, created_at: datetime) -> 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/token")
 @limited("actions")
-def new_seat_token(game_id: str, seat: int):
+def new_seat_token(game_id: str, seat: int) -> ResponseReturnValue:
     """The seat's token holder gets a new token; the old one is 401 from then on."""
     game = game_uuid(game_id)
     require_seat(game, seat)
@@ -170,7 +175,7 @@ def new_seat_token(game_id: str, seat: int):
 
 @bp.get("/games")
 @limited("reads")
-def list_games():
+def list_games() -> ResponseReturnValue:
     params = query(LIST_QUERY)
     before = decode_cursor(params["cursor"]) if "cursor" in params else None
     rows = services().queries.games(
@@ -181,7 +186,7 @@ def list_games():
     return jsonify({"games": [_summary(row) for row in page], "next_cursor": next_cursor})
 
 
-def _summary(row) -> dict:
+def _summary(row: StreamInfo) -> dict[str, Any]:
     return {
         "id": str(row.game_id),
         "type": row.game_type,

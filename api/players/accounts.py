@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from flask import jsonify
+from flask import Response, jsonify
+from flask.typing import ResponseReturnValue
 
 from api.auth import current_player
 from api.games.common import created
@@ -24,7 +25,7 @@ NEW_PLAYER = NewPlayerSchema()
 
 @bp.post("/players")
 @limited("players")
-def create_player():
+def create_player() -> ResponseReturnValue:
     body = json_body(NEW_PLAYER)
     player, key = services().players.create(body["name"])
     shown = {"id": str(player.id), "name": player.name, "key": key,
@@ -34,18 +35,18 @@ def create_player():
 
 @bp.get("/players/me")
 @limited("reads")
-def show_me():
+def show_me() -> ResponseReturnValue:
     """The profile of the key's player (401 for a key that is no player's, or no longer is)."""
     return _profile(current_player().id)
 
 
 @bp.get("/players/<player_id>")
 @limited("reads")
-def show_player(player_id: str):
+def show_player(player_id: str) -> ResponseReturnValue:
     return _profile(_player_uuid(player_id))
 
 
-def _profile(player_id: UUID):
+def _profile(player_id: UUID) -> Response:
     profile = services().players.profile(player_id)
     player = profile.player
     shown = {
@@ -62,7 +63,7 @@ def _profile(player_id: UUID):
 
 @bp.post("/players/me/key")
 @limited("actions")
-def new_player_key():
+def new_player_key() -> ResponseReturnValue:
     player = current_player()
     key = services().players.new_key(player.id)
     response = jsonify({"key": key})

@@ -5,8 +5,10 @@ ETag so that a client polling its inbox gets 304 while nothing moved."""
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from flask import Response, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from api.auth import current_player
 from api.cursors import decode_cursor, encode_cursor
@@ -24,7 +26,7 @@ INBOX_QUERY = InboxQuery()
 
 @bp.get("/me/games")
 @limited("reads")
-def my_games():
+def my_games() -> ResponseReturnValue:
     player = current_player()
     params = query(INBOX_QUERY)
     before = decode_cursor(params["cursor"]) if "cursor" in params else None
@@ -47,7 +49,7 @@ def my_games():
     return response
 
 
-def _item(row: InboxRow) -> dict:
+def _item(row: InboxRow) -> dict[str, Any]:
     return {
         "game_id": str(row.game_id),
         "type": row.game_type,

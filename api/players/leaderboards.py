@@ -3,7 +3,10 @@ displayed rating (mu - 3 sigma) first, ranked (equal displays share a rank), in 
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import jsonify
+from flask.typing import ResponseReturnValue
 
 from api.cursors import decode_rating_cursor, encode_rating_cursor
 from api.limits import limited
@@ -21,7 +24,7 @@ LEADERBOARD_QUERY = LeaderboardQuery()
 
 @bp.get("/leaderboards/<game_type>")
 @limited("reads")
-def leaderboard(game_type: str):
+def leaderboard(game_type: str) -> ResponseReturnValue:
     if game_type not in GAME_TYPES:
         raise Problem("not-found", "no such game type")
     params = query(LEADERBOARD_QUERY)
@@ -35,7 +38,7 @@ def leaderboard(game_type: str):
                     "next_cursor": cursor})  # fmt: skip
 
 
-def _item(row: LeaderRow) -> dict:
+def _item(row: LeaderRow) -> dict[str, Any]:
     item = {
         "rank": row.rank,
         "player_id": str(row.player_id),

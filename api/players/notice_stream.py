@@ -18,10 +18,12 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 from uuid import UUID
 
 from flask import Response, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from api import stream_grip as grip
 from api.auth import MAX_TOKEN_LENGTH, bearer_token, current_player
@@ -64,7 +66,7 @@ _NOTIFIER_LOCK = threading.Lock()
 
 @bp.get("/me/stream")
 @limited("reads")
-def my_stream():
+def my_stream() -> ResponseReturnValue:
     params = query(NOTICE_STREAM_QUERY)
     if "lease" in params:
         return _next_part(params["lease"])
@@ -100,7 +102,7 @@ def my_stream():
 
 @bp.post("/me/stream-ticket")
 @limited("actions")
-def new_notice_ticket():
+def new_notice_ticket() -> ResponseReturnValue:
     """A short-lived, single-use ticket for `?ticket=` on /me/stream: a browser's EventSource
     cannot send the key in a header, and a key in a URL ends up in logs and histories."""
     player = current_player()
@@ -179,7 +181,7 @@ def notice_stream(
     notifier: Notifier,
     heartbeat: float,
     max_seconds: float,
-    renew=lambda: None,
+    renew: Callable[[], None] = lambda: None,
 ) -> Iterator[str]:
     """SSE text: the notices after number `after`, then each new one, until the key hashing to
     `credential` is no longer the player's (or `max_seconds` pass, or the server shuts down).
@@ -210,7 +212,7 @@ def notice_stream(
             subscription.wait(max(0.0, wait))
 
 
-def notice_json(notice: NoticeRow) -> dict:
+def notice_json(notice: NoticeRow) -> dict[str, Any]:
     return {
         "id": notice.number,
         "kind": notice.kind,

@@ -4,7 +4,10 @@ DELETE /me/queue leaves it. The matcher on the workers seats players (events/mat
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response, jsonify
+from flask.typing import ResponseReturnValue
 
 from api.auth import current_player
 from api.games.common import created
@@ -23,7 +26,7 @@ PRIVATE = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}
 
 @bp.post("/me/queue")
 @limited("actions")
-def join_queue():
+def join_queue() -> ResponseReturnValue:
     player = current_player()
     body = json_body(JOIN)
     request = QueueRequest(
@@ -36,7 +39,7 @@ def join_queue():
 
 @bp.get("/me/queue")
 @limited("reads")
-def my_queue():
+def my_queue() -> ResponseReturnValue:
     player = current_player()
     response = jsonify(_standing(services().queue.standing(player.id)))
     response.headers.update(PRIVATE)
@@ -45,7 +48,7 @@ def my_queue():
 
 @bp.delete("/me/queue")
 @limited("actions")
-def leave_queue():
+def leave_queue() -> ResponseReturnValue:
     player = current_player()
     try:
         services().queue.leave(player.id)
@@ -57,7 +60,7 @@ def leave_queue():
     return Response(status=204)
 
 
-def _standing(standing: Standing) -> dict:
+def _standing(standing: Standing) -> dict[str, Any]:
     if standing.entry is not None:
         entry, skill, window = standing.entry, standing.skill, standing.window
         assert skill is not None and window is not None  # a waiting player's

@@ -5,9 +5,11 @@ POST /me/webhooks/{id}/test (a ping). All with the player's key; another player'
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from flask import Response, jsonify
+from flask.typing import ResponseReturnValue
 
 from api.auth import current_player
 from api.games.common import created
@@ -27,7 +29,7 @@ NEW_WEBHOOK = NewWebhookSchema()
 
 @bp.post("/me/webhooks")
 @limited("actions")
-def create_webhook():
+def create_webhook() -> ResponseReturnValue:
     player = current_player()
     body = json_body(NEW_WEBHOOK)
     try:
@@ -39,7 +41,7 @@ def create_webhook():
 
 @bp.get("/me/webhooks")
 @limited("reads")
-def list_webhooks():
+def list_webhooks() -> ResponseReturnValue:
     player = current_player()
     items = [_endpoint(endpoint) for endpoint in services().webhooks.of_player(player.id)]
     return jsonify({"items": items})
@@ -47,7 +49,7 @@ def list_webhooks():
 
 @bp.delete("/me/webhooks/<webhook_id>")
 @limited("actions")
-def delete_webhook(webhook_id: str):
+def delete_webhook(webhook_id: str) -> ResponseReturnValue:
     player = current_player()
     services().webhooks.remove(player.id, _webhook_uuid(webhook_id))
     return Response(status=204)
@@ -55,7 +57,7 @@ def delete_webhook(webhook_id: str):
 
 @bp.get("/me/webhooks/<webhook_id>/deliveries")
 @limited("reads")
-def webhook_deliveries(webhook_id: str):
+def webhook_deliveries(webhook_id: str) -> ResponseReturnValue:
     player = current_player()
     attempts = services().webhooks.attempts(player.id, _webhook_uuid(webhook_id))
     return jsonify({"items": [_attempt(attempt) for attempt in attempts]})
@@ -63,7 +65,7 @@ def webhook_deliveries(webhook_id: str):
 
 @bp.post("/me/webhooks/<webhook_id>/test")
 @limited("actions")
-def test_webhook(webhook_id: str):
+def test_webhook(webhook_id: str) -> ResponseReturnValue:
     player = current_player()
     message = services().webhooks.ping(player.id, _webhook_uuid(webhook_id))
     response = jsonify({"webhook_id": message})
@@ -71,7 +73,7 @@ def test_webhook(webhook_id: str):
     return response
 
 
-def _endpoint(endpoint: EndpointRow) -> dict:
+def _endpoint(endpoint: EndpointRow) -> dict[str, Any]:
     return {
         "id": str(endpoint.id),
         "url": endpoint.url,
@@ -83,7 +85,7 @@ def _endpoint(endpoint: EndpointRow) -> dict:
     }
 
 
-def _attempt(attempt: AttemptRow) -> dict:
+def _attempt(attempt: AttemptRow) -> dict[str, Any]:
     return {
         "webhook_id": message_id(attempt.message_id),
         "kind": attempt.kind,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
+from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
@@ -14,10 +16,12 @@ class StrictInteger(fields.Integer):
     """An integer that is not a bool, a fraction or a numeric string. A whole float (`2.0`) is
     the same JSON number as `2`, so it is taken as that integer."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> int:
         if isinstance(value, bool):
             raise ValidationError("Not a valid integer.")
         if isinstance(value, float) and value.is_integer():
@@ -28,7 +32,9 @@ class StrictInteger(fields.Integer):
 class StrictBoolean(fields.Boolean):
     """`true` or `false` only: not 1, "yes" or "on", which marshmallow would take as true."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> bool:
         if not isinstance(value, bool):
             raise ValidationError("Not a valid boolean.")
         return value
@@ -54,7 +60,7 @@ class CardSchema(Schema):
     rank = StrictInteger(required=True, validate=registered_rank)
 
 
-def card_list(max_cards: int = 60, **kwargs) -> fields.List:
+def card_list(max_cards: int = 60, **kwargs: Any) -> fields.List[dict[str, Any]]:
     return fields.List(fields.Nested(CardSchema), validate=validate.Length(max=max_cards), **kwargs)
 
 
@@ -67,7 +73,9 @@ class Name(fields.String):
         "[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]"
     )
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)
         if not 1 <= len(text) <= 64:
             raise ValidationError("Must be 1-64 characters.")
@@ -81,6 +89,6 @@ class Name(fields.String):
         return name
 
 
-def name_field(**kwargs) -> fields.String:
+def name_field(**kwargs: Any) -> fields.String:
     """A display name: see `Name`."""
     return Name(**kwargs)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
@@ -44,7 +45,7 @@ class SeatSchema(Schema):
     player = fields.String(validate=seat_player)
 
     @validates_schema
-    def _fields_of_kind(self, data, **kwargs):
+    def _fields_of_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
         kind = data.get("kind")
         player = data.get("player")
         if kind == "human" and "name" not in data and player is None:

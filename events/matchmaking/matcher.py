@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 from uuid import UUID
 
 from domain import table as tables
@@ -32,7 +33,7 @@ from events.errors import QueueMoved
 from events.matchmaking.entries import QueueEntry
 from events.matchmaking.ratings import Ratings
 from events.postgres import queue
-from events.postgres.connections import Pool
+from events.postgres.connections import Connection, Pool
 
 PASS_LIMIT = 20_000  # entries one pass looks at, longest waiting first
 SEATING_THREADS = 4  # tables created at once by a pass (each holds a pool connection)
@@ -98,7 +99,7 @@ class Matcher:
             return None
         return game_id
 
-    def _seekers(self, conn, entries: Sequence[QueueEntry]) -> list[Seeker]:
+    def _seekers(self, conn: Connection, entries: Sequence[QueueEntry]) -> list[Seeker]:
         by_type: dict[str, list[QueueEntry]] = {}
         for entry in entries:
             by_type.setdefault(entry.game_type, []).append(entry)
@@ -108,7 +109,7 @@ class Matcher:
             seekers += [_seeker(e, skills[e.player_id].rating) for e in waiting]
         return seekers
 
-    def _level_ratings(self, conn, game_type: str) -> dict[str, float]:
+    def _level_ratings(self, conn: Connection, game_type: str) -> dict[str, float]:
         levels = get_game_type(game_type).bot_levels
         return {k: v.rating for k, v in self._ratings.of_bots(conn, game_type, levels).items()}
 
@@ -126,7 +127,7 @@ def _level(match: Match, level_ratings: dict[str, float]) -> str:
     return fitting_level([seeker.rating for seeker in match.players], level_ratings)
 
 
-def match_options(match: Match) -> dict:
+def match_options(match: Match) -> dict[str, Any]:
     """The options of a matched table: rated as its players asked (its pool's), else the
     game's defaults."""
     return {RATED: True} if match.rated else {}

@@ -14,7 +14,7 @@ from events.errors import ApplicationError
 from events.matchmaking.entries import QueueEntry, QueueMatch
 from events.matchmaking.ratings import Ratings, Skill
 from events.postgres import queue
-from events.postgres.connections import Pool
+from events.postgres.connections import Connection, Pool
 
 
 class AlreadyQueued(ApplicationError):
@@ -104,5 +104,5 @@ class Queue:
             raise NotQueued("the player is in no queue")
         raise AlreadyMatched(match)
 
-    def _skill(self, conn, entry: QueueEntry) -> Skill:
+    def _skill(self, conn: Connection, entry: QueueEntry) -> Skill:
         return self._ratings.of_players(conn, entry.game_type, [entry.player_id])[entry.player_id]

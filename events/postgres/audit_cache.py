@@ -16,7 +16,7 @@ from psycopg.types.json import Jsonb
 from events.postgres.connections import Connection
 
 
-def cached(conn: Connection, game_id: UUID, code: str, key_id: str) -> dict | None:
+def cached(conn: Connection, game_id: UUID, code: str, key_id: str) -> dict[str, Any] | None:
     """The report kept for the game at its current version, by this code and key; or None."""
     row = (
         conn.cursor(row_factory=tuple_row)

@@ -5,7 +5,6 @@ Re-exported by events.postgres.store; kept apart because it is read-model work, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -15,23 +14,9 @@ from psycopg.rows import class_row
 
 from events.errors import GameNotFound
 from events.postgres.connections import Connection
+from events.records import StreamInfo
 
 STATUSES = ("waiting", "active", "finished")
-
-
-@dataclass(frozen=True, slots=True)
-class StreamInfo:
-    game_id: UUID
-    game_type: str
-    status: str
-    version: int
-    created_at: datetime
-    updated_at: datetime
-
-    @property
-    def cursor(self) -> tuple[datetime, UUID]:
-        """Pass as `before` to get the next (older) page."""
-        return (self.created_at, self.game_id)
 
 
 def set_stream_status(conn: Connection, game_id: UUID, status: str) -> None:

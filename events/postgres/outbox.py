@@ -3,6 +3,7 @@ events, then handed to RQ by the relay with job id game_version_kind (deduplicat
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from psycopg.rows import class_row, tuple_row
@@ -24,7 +25,7 @@ def add(conn: Connection, game_id: UUID, version: int, work: Work, urgent: bool 
     )
 
 
-def _changes_one(conn: Connection, statement: str, params: tuple) -> bool:
+def _changes_one(conn: Connection, statement: str, params: tuple[Any, ...]) -> bool:
     return conn.execute(statement, params).rowcount == 1
 
 

@@ -4,6 +4,7 @@ events a rating reads, and the leaderboard's pages."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 from uuid import UUID
 
 from psycopg.rows import tuple_row
@@ -123,7 +124,7 @@ def leaderboard(
     return list(_ranked(rows, after or LeaderPosition(float("inf"), UUID(int=0), 0, 0)))
 
 
-def _ranked(rows: list[tuple], previous: LeaderPosition) -> Iterable[LeaderRow]:
+def _ranked(rows: list[tuple[Any, ...]], previous: LeaderPosition) -> Iterable[LeaderRow]:
     """Ranks go on from the previous row's: a row sharing its display shares its rank; any
     other is ranked by its position. Counting the players above a deep page would cost a scan
     of all of them; the position travels in the cursor instead."""

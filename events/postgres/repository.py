@@ -23,6 +23,7 @@ from domain.table_snapshot import table_to_json
 from events.errors import GameNotFound
 from events.folding import CODE_VERSION, fold_events, table_from_snapshot
 from events.postgres import snapshots, store
+from events.postgres.connections import Connection
 from events.records import StoredEvent
 
 SNAPSHOT_EVERY = 100  # events between two snapshots of a game
@@ -40,7 +41,7 @@ class Repository:
         self._lock = threading.Lock()
 
     def load(
-        self, conn, game_id: UUID, current_version: int | None = None
+        self, conn: Connection, game_id: UUID, current_version: int | None = None
     ) -> tuple[tables.Table, int]:
         """The table at its latest version. A caller that knows the current version (it holds
         the stream lock) saves the read when the cache is already there."""
@@ -84,11 +85,11 @@ class Repository:
     def _cached_unlocked(self, game_id: UUID) -> tuple[int, tables.Table] | None:
         return self._playing.get(game_id) or self._finished.get(game_id)
 
-    def _from_snapshot(self, conn, game_id: UUID) -> tuple[int, tables.Table | None]:
+    def _from_snapshot(self, conn: Connection, game_id: UUID) -> tuple[int, tables.Table | None]:
         return table_from_snapshot(game_id, snapshots.load_snapshot(conn, game_id))
 
     def snapshot_if_due(
-        self, conn, game_id: UUID, before: int, after: int, table: tables.Table
+        self, conn: Connection, game_id: UUID, before: int, after: int, table: tables.Table
     ) -> None:
         """Saves a snapshot each time a game passes a multiple of SNAPSHOT_EVERY events."""
         if not self.snapshot_due(before, after, table):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Mapping
+from typing import Any
 from uuid import UUID
 
 import psycopg
@@ -18,6 +19,7 @@ from psycopg.rows import tuple_row
 from events.credentials import token_hash
 from events.postgres import store
 from events.postgres.connections import Connection
+from events.postgres.named_statements import Statement
 from events.records import StreamHead
 
 
@@ -37,7 +39,7 @@ def _rows(count: int) -> str:
     return ", ".join(["(%s, %s, %s)"] * count)
 
 
-def _hashed_by_seat(game_id: UUID, secrets_by_seat: Mapping[int, str]) -> list:
+def _hashed_by_seat(game_id: UUID, secrets_by_seat: Mapping[int, str]) -> list[Any]:
     """The parameters of _rows: the game, a seat and its secret's hash, for each seat."""
     return [p for seat, s in secrets_by_seat.items() for p in (game_id, seat, token_hash(s))]
 
@@ -98,7 +100,7 @@ def lock_as(conn: Connection, game_id: UUID, token: str) -> tuple[StreamHead, in
     return head_and_seat_of(store.execute(conn, lock_as_statement(game_id, token)), game_id)
 
 
-def lock_as_statement(game_id: UUID, token: str) -> store.Statement:
+def lock_as_statement(game_id: UUID, token: str) -> Statement:
     """lock_as's statement, whose answer `head_and_seat_of` reads."""
     columns = f"s.version, s.head_hash, s.chain_format, {_SEAT_OF_TOKEN}"
     lock = " FOR NO KEY UPDATE OF s"

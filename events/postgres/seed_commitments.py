@@ -21,7 +21,8 @@ def save(conn: Connection, commitment_id: UUID, server_seed: str, lasts: timedel
         (commitment_id, server_seed, lasts),
     ).fetchone()
     assert row is not None  # an INSERT ... RETURNING gives its row
-    return row[0]
+    expires_at: datetime = row[0]
+    return expires_at
 
 
 def take(conn: Connection, commitment_id: UUID) -> str | None:

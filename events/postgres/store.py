@@ -20,9 +20,9 @@ from events.chain import GENESIS
 from events.errors import GameExists, GameNotFound, VersionConflict
 from events.postgres import named_statements
 from events.postgres.connections import Connection
-from events.postgres.listing import StreamInfo, list_streams, set_stream_status
+from events.postgres.listing import list_streams, set_stream_status
 from events.postgres.named_statements import Statement
-from events.records import NewEvent, StoredEvent, StreamHead, chained_events
+from events.records import NewEvent, StoredEvent, StreamHead, StreamInfo, chained_events
 from events.wakeups import GAME_CHANNEL, game_wakeup
 
 __all__ = [
@@ -105,8 +105,8 @@ def stream_row(
     game_id: UUID,
     columns: str,
     lock: str = "",
-    column_params: tuple = (),
-) -> tuple:
+    column_params: tuple[Any, ...] = (),
+) -> tuple[Any, ...]:
     """The named columns of a game's stream row `s` (GameNotFound if there is none);
     `column_params` fill the placeholders the columns hold, if any."""
     statement = stream_row_statement(game_id, columns, lock, column_params)
@@ -114,13 +114,13 @@ def stream_row(
 
 
 def stream_row_statement(
-    game_id: UUID, columns: str, lock: str = "", column_params: tuple = ()
+    game_id: UUID, columns: str, lock: str = "", column_params: tuple[Any, ...] = ()
 ) -> Statement:
     query = f"SELECT {columns} FROM streams s WHERE s.game_id = %s{lock}"
     return query, (*column_params, game_id)
 
 
-def row_of(cursor: psycopg.Cursor, game_id: UUID) -> tuple:
+def row_of(cursor: psycopg.Cursor, game_id: UUID) -> tuple[Any, ...]:
     """The stream row a stream_row_statement found; GameNotFound if it found none."""
     row = cursor.fetchone()
     if row is None:
@@ -249,7 +249,7 @@ EVENT_COLUMNS = (
 )
 
 
-def event_from_row(row: tuple) -> StoredEvent:
+def event_from_row(row: tuple[Any, ...]) -> StoredEvent:
     visible = None if row[5] is None else tuple(row[5])
     return StoredEvent(row[0], row[1], row[2], row[3], row[4], visible, *row[6:11])
 

@@ -43,6 +43,7 @@ from events.postgres import (
     turn_timers,
 )
 from events.postgres.connections import Connection, Pool
+from events.postgres.named_statements import Statement
 from events.postgres.repository import Repository
 from events.records import StoredEvent, StreamHead, new_events
 from events.signing import HeadSigner
@@ -88,7 +89,7 @@ class PostgresUnitOfWork:
             self._send_unsent()
         return self._conn
 
-    def _first(self, statement: store.Statement, read: Callable[[psycopg.Cursor], T]) -> T:
+    def _first(self, statement: Statement, read: Callable[[psycopg.Cursor], T]) -> T:
         """What `read` reads from the answer to `statement`; if it is the unit's first, the
         transaction's BEGIN goes with it, in one message."""
         if self._begun:
@@ -141,7 +142,7 @@ class PostgresUnitOfWork:
     def claim(self, scope: str, key_id: str, request_hash: str) -> Claim:
         return idempotency.claim(self.conn, scope, key_id, request_hash)
 
-    def complete(self, scope: str, key_id: str, record: dict) -> None:
+    def complete(self, scope: str, key_id: str, record: dict[str, Any]) -> None:
         idempotency.complete(self.conn, scope, key_id, record)
 
     def create_stream(self, game_id: UUID, game_type: str, creator: str = "") -> StreamHead:

@@ -16,7 +16,7 @@ def retry_delay(failures: int, first: float = FIRST_DELAY_SECONDS) -> float:
     """Seconds from the `failures`-th failed attempt (1 for the first) to the next attempt."""
     if failures < 1:
         raise ValueError("a retry follows a failure")
-    return min(CEILING_SECONDS, first * 2 ** min(failures - 1, 60))
+    return min(CEILING_SECONDS, first * 2.0 ** min(failures - 1, 60))
 
 
 def disabled_after(failures_in_a_row: int, limit: int = MAX_FAILURES) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from events import json_text
 from events.chain import timestamp
@@ -34,7 +35,7 @@ class Pace:
     allow_private: bool = False
 
 
-def payload(leased: LeasedDelivery) -> dict:
+def payload(leased: LeasedDelivery) -> dict[str, Any]:
     """The notice itself, as GET /me/stream sends it (a ping: kind "ping", no number): ids,
     kinds and numbers only, never a card."""
     at = leased.notice_at or leased.created_at

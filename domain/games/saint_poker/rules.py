@@ -52,8 +52,9 @@ def _commit(state: State, command: CommitRiverCard) -> list[Event]:
     check_held(state.hands[seat], (command.card,))
     committed = RiverCardCommitted(seat, command.card)
     everyone = evolve(state, committed).committed
-    if all(card is not None for card in everyone):  # G3: all take effect at once
-        return [committed, RiverCompleted(state.round, everyone)]  # type: ignore[arg-type]
+    river = tuple(card for card in everyone if card is not None)
+    if len(river) == len(everyone):  # G3: all take effect at once
+        return [committed, RiverCompleted(state.round, river)]
     return [committed]
 
 
@@ -65,8 +66,9 @@ def _reveal(state: State, command: RevealCards) -> list[Event]:
     )
     chosen = RevealChosen(seat, cards)
     everyone = evolve(state, chosen).chosen
-    if all(choice is not None for choice in everyone):
-        return [chosen, CardsRevealed(state.round, everyone)]  # type: ignore[arg-type]
+    revealed = tuple(choice for choice in everyone if choice is not None)
+    if len(revealed) == len(everyone):
+        return [chosen, CardsRevealed(state.round, revealed)]
     return [chosen]
 
 
