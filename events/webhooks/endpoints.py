@@ -47,11 +47,6 @@ class Webhooks:
         self._allow_private = allow_private
         self.resolver = resolver  # how a registered URL's host is looked up
 
-    @property
-    def sealer(self) -> Sealer:
-        """What opens the endpoints' secrets (the workers sign with them)."""
-        return self._sealer
-
     def register(self, player_id: UUID, url: str, events: Sequence[str]) -> tuple[EndpointRow, str]:
         """A new endpoint and its signing secret (shown this once); RefusedUrl for a URL the
         address rules refuse, TooManyWebhooks past MAX_ENDPOINTS."""
