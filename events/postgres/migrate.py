@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import psycopg
+from psycopg.rows import TupleRow
 
 from events.settings import settings_or_exit
 
@@ -38,7 +39,7 @@ def checksum(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _applied(conn: psycopg.Connection) -> dict[str, str]:
+def _applied(conn: psycopg.Connection[TupleRow]) -> dict[str, str]:
     conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
         " name text PRIMARY KEY, checksum text NOT NULL,"
@@ -48,7 +49,7 @@ def _applied(conn: psycopg.Connection) -> dict[str, str]:
     return dict(rows)
 
 
-def _apply_one(conn: psycopg.Connection, path: Path) -> None:
+def _apply_one(conn: psycopg.Connection[TupleRow], path: Path) -> None:
     with conn.transaction():
         # No parameters: psycopg sends the file as one simple query, several statements allowed.
         conn.execute(path.read_text(encoding="utf-8").encode())

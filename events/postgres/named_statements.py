@@ -23,7 +23,7 @@ from typing import Any
 from weakref import WeakKeyDictionary, WeakSet
 
 import psycopg
-from psycopg.rows import tuple_row
+from psycopg.rows import TupleRow, tuple_row
 
 from events.postgres.connections import AnyConnection
 
@@ -39,7 +39,9 @@ def name_of(query: str) -> str:
     return PREFIX + hashlib.blake2b(query.encode(), digest_size=8).hexdigest()
 
 
-def run(conn: AnyConnection, before: str, statement: Statement, after: str = "") -> psycopg.Cursor:
+def run(
+    conn: AnyConnection, before: str, statement: Statement, after: str = ""
+) -> psycopg.Cursor[TupleRow]:
     """Sends `before` (statements with no parameters, e.g. "BEGIN"), `statement` and `after`
     in one message; the cursor it returns is on `statement`'s answer. Whatever fails raises, as
     the statements would one at a time (those after the failing one do not run)."""

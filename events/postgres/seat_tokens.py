@@ -14,7 +14,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
-from psycopg.rows import tuple_row
+from psycopg.rows import TupleRow, tuple_row
 
 from events.credentials import token_hash
 from events.postgres import store
@@ -108,7 +108,9 @@ def lock_as_statement(game_id: UUID, token: str) -> Statement:
     return store.stream_row_statement(game_id, columns, lock, column_params=(hashed, hashed))
 
 
-def head_and_seat_of(cursor: psycopg.Cursor, game_id: UUID) -> tuple[StreamHead, int | None]:
+def head_and_seat_of(
+    cursor: psycopg.Cursor[TupleRow], game_id: UUID
+) -> tuple[StreamHead, int | None]:
     version, head, chain_format, seat = store.row_of(cursor, game_id)
     return StreamHead(version, head, chain_format), seat
 

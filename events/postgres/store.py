@@ -13,7 +13,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
-from psycopg.rows import tuple_row
+from psycopg.rows import TupleRow, tuple_row
 from psycopg.types.json import Jsonb
 
 from events.chain import GENESIS
@@ -73,7 +73,7 @@ def create_statement(
     return query, (game_id, game_type, status, creator)
 
 
-def created_head(cursor: psycopg.Cursor, game_id: UUID) -> StreamHead:
+def created_head(cursor: psycopg.Cursor[TupleRow], game_id: UUID) -> StreamHead:
     row = cursor.fetchone()
     if row is None:
         raise GameExists(game_id)
@@ -90,12 +90,12 @@ def lock_statement(game_id: UUID) -> Statement:
     return stream_row_statement(game_id, "version, head_hash, chain_format", " FOR NO KEY UPDATE")
 
 
-def execute(conn: Connection, statement: Statement) -> psycopg.Cursor:
+def execute(conn: Connection, statement: Statement) -> psycopg.Cursor[TupleRow]:
     """A cursor on the answer to `statement` (rows as tuples), prepared once per connection."""
     return named_statements.run(conn, "", statement)
 
 
-def head_of(cursor: psycopg.Cursor, game_id: UUID) -> StreamHead:
+def head_of(cursor: psycopg.Cursor[TupleRow], game_id: UUID) -> StreamHead:
     version, head, chain_format = row_of(cursor, game_id)
     return StreamHead(version, head, chain_format)
 
@@ -120,7 +120,7 @@ def stream_row_statement(
     return query, (*column_params, game_id)
 
 
-def row_of(cursor: psycopg.Cursor, game_id: UUID) -> tuple[Any, ...]:
+def row_of(cursor: psycopg.Cursor[TupleRow], game_id: UUID) -> tuple[Any, ...]:
     """The stream row a stream_row_statement found; GameNotFound if it found none."""
     row = cursor.fetchone()
     if row is None:
@@ -233,7 +233,7 @@ def prepare_append(
     return Appending(chained, (query, params))
 
 
-def appended(appending: Appending, cursor: psycopg.Cursor) -> list[StoredEvent]:
+def appended(appending: Appending, cursor: psycopg.Cursor[TupleRow]) -> list[StoredEvent]:
     """The appended events with their global positions, from the answer to their statement."""
     positions = cursor.fetchall()
     return [_with_position(e, p[0]) for e, p in zip(appending.chained, positions, strict=True)]

@@ -25,6 +25,7 @@ from uuid import UUID
 
 import psycopg
 from psycopg.pq import TransactionStatus
+from psycopg.rows import TupleRow
 
 from domain.decider import Event
 from domain.table import Table, seats_to_act
@@ -89,7 +90,7 @@ class PostgresUnitOfWork:
             self._send_unsent()
         return self._conn
 
-    def _first(self, statement: Statement, read: Callable[[psycopg.Cursor], T]) -> T:
+    def _first(self, statement: Statement, read: Callable[[psycopg.Cursor[TupleRow]], T]) -> T:
         """What `read` reads from the answer to `statement`; if it is the unit's first, the
         transaction's BEGIN goes with it, in one message."""
         if self._begun:
