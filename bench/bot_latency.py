@@ -3,7 +3,7 @@ move timed from the event before it (the commit that queued the turn) to the bot
 on the database's clock (`recorded_at`). That is relay, queue, load, the bot's thinking (a
 strong bot thinks for BOT_BUDGET_MS) and the commit.
 
-    DATABASE_URL=... REDIS_URL=... .venv/bin/python bench/bot_latency.py --level strong --games 3
+    DATABASE_URL=... REDIS_URL=... .venv/bin/python -m bench.bot_latency --level strong --games 3
 
 Migrates the database it is given (use a scratch one) and starts one worker process of its own.
 """
@@ -22,6 +22,7 @@ from datetime import datetime
 from pathlib import Path
 
 from api import create_app
+from bench.stats import percentile
 from events.postgres.migrate import apply_migrations
 from events.settings import Settings
 
@@ -101,11 +102,9 @@ def _at(event: dict) -> float:
 def report(game_type: str, which: str, level: str, budget: int, delays: list[float]) -> None:
     if not delays:
         return
-    ordered = sorted(delays)
-    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    p50 = statistics.median(ordered)
-    print(f"{game_type:18} {which:5} level={level} budget={budget}ms moves={len(ordered)} "
-          f"p50={p50:.0f}ms p95={p95:.0f}ms max={ordered[-1]:.0f}ms")  # fmt: skip
+    p50, p95 = statistics.median(delays), percentile(delays, 95)
+    print(f"{game_type:18} {which:5} level={level} budget={budget}ms moves={len(delays)} "
+          f"p50={p50:.0f}ms p95={p95:.0f}ms max={max(delays):.0f}ms")  # fmt: skip
 
 
 if __name__ == "__main__":

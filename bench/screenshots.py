@@ -3,8 +3,8 @@ lobby of a first visit, each game mid-play at phone (360x740) and desktop (1280x
 result screen at both sizes, the replay viewer with its verified badge, a guide, the glossary,
 the player's tables and the player's own page (its key not shown).
 
-    .venv/bin/python bench/screenshots.py            # starts its own service, as `make run` does
-    .venv/bin/python bench/screenshots.py --url http://127.0.0.1:8000 --languages fr
+    .venv/bin/python -m bench.screenshots            # starts its own service, as `make run` does
+    .venv/bin/python -m bench.screenshots --url http://127.0.0.1:8000 --languages fr
 
 Plays as seat 0 against `basic` bots by clicking the page, the way a person would, in a browser
 whose language is the one pictured (the page follows it). Needs Debian's Chromium (`apt-get
@@ -22,8 +22,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.service import started_service  # noqa: E402
+from bench.service import started_service
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 PHONE = {"width": 360, "height": 740}

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from testing.browser.finished import finished_bot_game
+from testing.browser.table_page import TablePage, create_table
 from tests.browser.accessibility import serious_violations
-from tests.browser.finished import finished_bot_game
-from tests.browser.table_page import TablePage, create_table
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.table_page import TablePage
+from testing.browser.table_page import TablePage
 from tests.browser.test_live_updates import pass_for, three_humans
 
 pytestmark = pytest.mark.browser

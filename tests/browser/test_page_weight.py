@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.weight import measure_page_weight
+from testing.browser.weight import measure_page_weight
 
 pytestmark = pytest.mark.browser
 LIMIT = 300 * 1024

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tests.browser.finished import finished_bot_game
-from tests.browser.pages import Browsing
-from tests.browser.table_page import TablePage, create_table
+from testing.browser.finished import finished_bot_game
+from testing.browser.pages import Browsing
+from testing.browser.table_page import TablePage, create_table
 
 SETTLE_MS = 1_000  # after the page shows, for late requests (icons, follow-up reads)
 

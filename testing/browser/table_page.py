@@ -29,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.browser.cards import Card
-from tests.browser.pages import Browsing
+from testing.browser.cards import Card
+from testing.browser.pages import Browsing
 
 GAME_TIMEOUT = 180.0  # seconds for a whole game: St Patrick takes about 16 moves, Saint Poker 30
 STEP_TIMEOUT_MS = 20_000  # the page answers a move (ours, then the bots') within this
