@@ -69,7 +69,7 @@ def test_play_now_with_bots_after_a_second_seats_the_player_with_bots_and_opens_
     assert ada["name"] == "Ada"  # Play now made her player, with the name she typed
     # Then the page says it is searching, with a Cancel (bots come after a second at least)
     page.wait_for_selector("#queue-waiting:not([hidden]) #queue-cancel")
-    assert "Trick & Snipers (3 players, casual, bots after 1 second)" in (
+    assert "Trick & Snipers table (3 players, casual, bots after 1 second)" in (
         page.text_content("#queue-searching") or ""
     )
     # And, the matcher having seated her, the table opens by itself at her seat
@@ -107,7 +107,7 @@ def test_cancel_leaves_the_queue_from_the_keyboard_in_french(open_page, live_ser
     # Then the page says, in French, what it looks for and how long she has waited
     page.wait_for_selector("#queue-waiting:not([hidden])")
     assert page.text_content("#queue-searching") == (
-        "Recherche d'une table de St Patrick (3 ou 4 joueurs, classée)…"
+        "Recherche d'une table (St Patrick, 3 ou 4 joueurs, classée)…"
     )
     page.wait_for_function(  # counting: 1 seconde, then 2 secondes...
         "() => /^Attente : [1-9]\\d* secondes?\\.$/"
@@ -149,7 +149,7 @@ def test_a_join_while_already_waiting_is_worded_and_shows_where_the_player_stand
     assert (problem.text_content() or "").startswith("You are already waiting for a table")
     page.wait_for_selector("#queue-waiting:not([hidden])")
     assert page.text_content("#queue-searching") == (
-        "Looking for a table of Saint Poker (5 players, rated)…"
+        "Looking for a Saint Poker table (5 players, rated)…"
     )
     refused = [r for r in browsing.record.responses
                if r.url.endswith("/me/queue") and r.method == "POST"]  # fmt: skip

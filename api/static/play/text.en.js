@@ -358,7 +358,7 @@ export default {
   "queue.join": "Play now",
   "queue.no_size": "Pick at least one table size.",
   "queue.bad_seconds": `The wait before bots is a whole number of seconds, from 0 to ${n(3600)}.`,
-  "queue.searching": (game, sizes, rated, bots) => `Looking for a table of ${game} (${orList(sizes.map(n))} players, ${rated ? "rated" : "casual"}` +
+  "queue.searching": (game, sizes, rated, bots) => `Looking for a ${game} table (${orList(sizes.map(n))} players, ${rated ? "rated" : "casual"}` +
     `${bots === null || bots === undefined ? "" : `, bots after ${count(bots, "second", "seconds")}`})…`,
   "queue.waited": (s) => `Waiting for ${count(s, "second", "seconds")}.`,
   "queue.cancel": "Cancel",

@@ -380,7 +380,8 @@ export default {
   "queue.join": "Jouer maintenant",
   "queue.no_size": "Choisissez au moins un nombre de joueurs.",
   "queue.bad_seconds": `L'attente avant les robots est un nombre entier de secondes, de 0 à ${n(3600)}.`,
-  "queue.searching": (game, sizes, rated, bots) => `Recherche d'une table de ${game} (${orList(sizes.map(n))} joueurs, ${rated ? "classée" : "amicale"}` +
+  // « d'une table (Ouroboros Trick, …) » : pas de « de Ouroboros » à élider.
+  "queue.searching": (game, sizes, rated, bots) => `Recherche d'une table (${game}, ${orList(sizes.map(n))} joueurs, ${rated ? "classée" : "amicale"}` +
     `${bots === null || bots === undefined ? "" : `, robots après ${count(bots, "seconde", "secondes")}`})…`,
   "queue.waited": (s) => `Attente : ${count(s, "seconde", "secondes")}.`,
   "queue.cancel": "Annuler",
