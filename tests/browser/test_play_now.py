@@ -122,6 +122,7 @@ def test_cancel_leaves_the_queue_from_the_keyboard_in_french(open_page, live_ser
     page.wait_for_selector("#queue-form:not([hidden])")
     page.wait_for_function("() => document.activeElement.id === 'queue-join'")
     assert queue_of(live_server.url, bea["key"]).status_code == 404
+    assert page.text_content("#queue-said") == "Vous avez quitté la file d'attente."
     assert not page.locator("#queue-problem:not([hidden])").count()
 
 

@@ -36,12 +36,15 @@ export function showLeaderboard(root, type = GAME_TYPES[0]) {
     problem));
   if (!known) return () => {};
   const board = { left: false, cursor: null };
-  const load = async () => {
+  const load = async (next = false) => {
     more.disabled = true;
     try {
       const { data } = await api.leaderboard(type, board.cursor, PAGE);
       if (board.left) return;
-      rows.append(...data.items.map(row));
+      const added = data.items.map(row);
+      rows.append(...added);
+      // The keyboard goes on from the first player just shown, not from a button now gone.
+      if (next && added.length) added[0].querySelector("th").focus();
       board.cursor = data.next_cursor;
       empty.hidden = rows.children.length > 0;
       table.hidden = rows.children.length === 0;
@@ -55,7 +58,7 @@ export function showLeaderboard(root, type = GAME_TYPES[0]) {
     more.hidden = !board.cursor;
     more.disabled = false;
   };
-  more.onclick = load;
+  more.onclick = () => load(true);
   load();
   return () => (board.left = true);
 }
@@ -67,7 +70,7 @@ function row(item) {
   const name = item.bot ? t("board.bot", item.bot) : item.name;
   return h("tr", { "data-player": item.player_id, "data-rank": item.rank, class: mine ? "you" : null },
     h("td", { class: "num" }, t("count", item.rank)),
-    h("th", { scope: "row" }, name, mine ? ` ${t("board.you")}` : null),
+    h("th", { scope: "row", tabindex: -1 }, name, mine ? ` ${t("board.you")}` : null),
     h("td", { class: "num" }, t("board.display", item.display)),
     h("td", { class: "num" }, t("count", item.games)));
 }

@@ -203,7 +203,10 @@ export function playNowPanel(types, nameToMake) {
     join({ type: type.value, players: chosen, rated: rated.checked, bots_after_seconds: bots.checked ? after : null }, nameToMake);
   };
 
-  const searching = h("p", { id: "queue-searching", role: "status" });
+  const searching = h("p", { id: "queue-searching" });
+  // Said to screen readers once each time the wait starts or ends: a live region that is
+  // always there (one shown at the moment it fills is often not read).
+  const said = h("p", { id: "queue-said", class: "visually-hidden", "aria-live": "polite" });
   const waited = h("p", { id: "queue-waited" });
   const cancel = h("button", { type: "button", id: "queue-cancel", onclick: () => {
     acted = true;
@@ -214,7 +217,7 @@ export function playNowPanel(types, nameToMake) {
   const panel = h("section", { id: "play-now", "aria-labelledby": "play-now-title" },
     h("h3", { id: "play-now-title" }, t("queue.title")),
     h("p", { class: "about" }, t("queue.about")),
-    form, waiting, found, problem);
+    form, waiting, found, problem, said);
 
   let shownSearch = "";
   let wasWaiting = null;
@@ -236,10 +239,11 @@ export function playNowPanel(types, nameToMake) {
     cancel.disabled = state.status === "busy";
     if (isWaiting && state.standing) {
       const s = state.standing;
-      const said = t("queue.searching", gameName(s.type), s.players, s.rated, s.bots_after_seconds);
-      if (said !== shownSearch) searching.textContent = shownSearch = said; // said once, not each second
+      const line = t("queue.searching", gameName(s.type), s.players, s.rated, s.bots_after_seconds);
+      if (line !== shownSearch) searching.textContent = said.textContent = shownSearch = line;
       tick();
     } else {
+      if (shownSearch && acted && state.status === "idle") said.textContent = t("queue.left"); // the reader's Cancel
       shownSearch = "";
       searching.textContent = "";
     }

@@ -361,6 +361,7 @@ export default {
   "queue.searching": (game, sizes, rated, bots) => `Looking for a ${game} table (${orList(sizes.map(n))} players, ${rated ? "rated" : "casual"}` +
     `${bots === null || bots === undefined ? "" : `, bots after ${count(bots, "second", "seconds")}`})…`,
   "queue.waited": (s) => `Waiting for ${count(s, "second", "seconds")}.`,
+  "queue.left": "You left the queue.",
   "queue.cancel": "Cancel",
   "queue.found": "A table was found for you:",
   "queue.open": (seat) => `open it (seat ${n(seat)})`,

@@ -384,6 +384,7 @@ export default {
   "queue.searching": (game, sizes, rated, bots) => `Recherche d'une table (${game}, ${orList(sizes.map(n))} joueurs, ${rated ? "classée" : "amicale"}` +
     `${bots === null || bots === undefined ? "" : `, robots après ${count(bots, "seconde", "secondes")}`})…`,
   "queue.waited": (s) => `Attente : ${count(s, "seconde", "secondes")}.`,
+  "queue.left": "Vous avez quitté la file d'attente.",
   "queue.cancel": "Annuler",
   "queue.found": "Une table vous a été trouvée :",
   "queue.open": (seat) => `l'ouvrir (place ${n(seat)})`,
