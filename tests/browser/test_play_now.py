@@ -107,7 +107,7 @@ def test_cancel_leaves_the_queue_from_the_keyboard_in_french(open_page, live_ser
     # Then the page says, in French, what it looks for and how long she has waited
     page.wait_for_selector("#queue-waiting:not([hidden])")
     assert page.text_content("#queue-searching") == (
-        "Recherche d'une table (St Patrick, 3 ou 4 joueurs, classée)…"
+        "Recherche d'une table (Saint Patrick, 3 ou 4 joueurs, classée)…"
     )
     page.wait_for_function(  # counting: 1 seconde, then 2 secondes...
         "() => /^Attente : [1-9]\\d* secondes?\\.$/"
