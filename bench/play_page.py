@@ -15,8 +15,8 @@ before the commit, so they slightly overstate):
 
 Both clocks are this machine's (the page's is `performance.timeOrigin + performance.now()`).
 Page weight: the response bodies of loading each page (the lobby, a table, a guide, the
-glossary, a replay, a result screen, my tables, the player's own page), each in a fresh
-browser context (streams not counted).
+glossary, a replay, a result screen, my tables, the player's own page, a leaderboard), each in
+a fresh browser context (streams not counted).
 """
 
 from __future__ import annotations
