@@ -68,7 +68,7 @@ lint: $(STAMP)
 # Starts its own service in a throwaway dir; BENCH_ARGS="--url URL ..." targets a running one.
 BENCH_ARGS ?= --start
 bench: $(STAMP)
-	$(BIN)/python bench/actions.py $(BENCH_ARGS)
+	$(BIN)/python -m bench.actions $(BENCH_ARGS)
 
 # Stops embedded servers left running in $(DATA_DIR), then deletes it.
 clean-data:

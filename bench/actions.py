@@ -1,8 +1,8 @@
 """Cardroom action benchmark: concurrent games through the HTTP API (Trick & Snipers default).
 
-    .venv/bin/python bench/actions.py --start --clients 8 --games 200
-    .venv/bin/python bench/actions.py --url http://127.0.0.1:8000 --database-url postgresql://...
-    .venv/bin/python bench/actions.py --start --game st_patrick --policy basic --late-version 500
+    .venv/bin/python -m bench.actions --start --clients 8 --games 200
+    .venv/bin/python -m bench.actions --url http://127.0.0.1:8000 --database-url postgresql://...
+    .venv/bin/python -m bench.actions --start --game st_patrick --policy basic --late-version 500
 
 Scenario 1: --games games of 4 human seats played by --clients threads (one keep-alive session
 each): actions/s and POST /games/{id}/actions latency, early (first 10 actions of each game) vs
@@ -28,11 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench import cpu  # noqa: E402
-from bench.players import (  # noqa: E402
+from bench import cpu
+from bench.players import (
     Api,
     BenchError,
     BotResults,
@@ -40,9 +37,9 @@ from bench.players import (  # noqa: E402
     play_bot_game,
     play_human_game,
 )
-from bench.raw_append import RawResult, measure_raw_appends  # noqa: E402
-from bench.service import Service, embedded_database_url, started_service  # noqa: E402
-from bench.stats import Counter, Progress, ms, percentile  # noqa: E402
+from bench.raw_append import RawResult, measure_raw_appends
+from bench.service import Service, embedded_database_url, started_service
+from bench.stats import Counter, Progress, ms, percentile
 
 EDGE = 10  # actions at each end of a game compared for the early/late ratio
 GOAL_LATE_EARLY = 1.25

@@ -1,8 +1,8 @@
 """Cardroom audit benchmark: GET /games/{id}/audit on a long St Patrick game (re-deciding every
 move included), and events re-decided per second in-process.
 
-    .venv/bin/python bench/audit.py --start            # starts its own service (as make run)
-    .venv/bin/python bench/audit.py --url URL --database-url DSN --data-dir DIR
+    .venv/bin/python -m bench.audit --start            # starts its own service (as make run)
+    .venv/bin/python -m bench.audit --url URL --database-url DSN --data-dir DIR
 
 Scenario 1: self-plays basic-bot St Patrick games until one has at least --min-events events
 (the longest found otherwise), writes it to the store signed with the service's key, and times
@@ -19,11 +19,8 @@ import random
 import sys
 import time
 import uuid
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.stats import ms, percentile  # noqa: E402
+from bench.stats import ms, percentile
 
 GOAL_P50_MS = 150.0
 

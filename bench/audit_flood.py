@@ -1,7 +1,7 @@
 """An audit flood from one address while another client reads: does the flood slow the others?
 
-    .venv/bin/python bench/audit_flood.py --start          # a service as make run starts it
-    .venv/bin/python bench/audit_flood.py --connections 64 --seconds 15 --start
+    .venv/bin/python -m bench.audit_flood --start          # a service as make run starts it
+    .venv/bin/python -m bench.audit_flood --connections 64 --seconds 15 --start
 
 The service runs with its rate limits on, at their defaults. A long St Patrick game (about 220
 events, self-played by basic bots) is written to the store twice, signed with the service's key:
@@ -30,10 +30,7 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.stats import ms, percentile  # noqa: E402
+from bench.stats import ms, percentile
 
 GOAL_MEDIAN_MS = 100.0
 FLOODER, READER = "127.0.0.2", "127.0.0.1"

@@ -1,8 +1,8 @@
 """A flood of bot work from one address, at its quotas, while another client plays: how long
 does the other client wait for its bots?
 
-    .venv/bin/python bench/bot_flood.py --start                 # a service as make run starts it
-    .venv/bin/python bench/bot_flood.py --start --seconds 120 --quiet-seconds 60
+    .venv/bin/python -m bench.bot_flood --start                 # a service as make run starts it
+    .venv/bin/python -m bench.bot_flood --start --seconds 120 --quiet-seconds 60
 
 The service runs with its rate limits on, at their defaults, and one worker process. The other
 client (127.0.0.1) plays Trick & Snipers against three basic bots, a random legal card each
@@ -33,10 +33,7 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.stats import ms, percentile  # noqa: E402
+from bench.stats import ms, percentile
 
 GOAL_P95_SECONDS = 1.5
 FLOODER, PLAYER = "127.0.0.2", "127.0.0.1"

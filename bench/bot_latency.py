@@ -3,29 +3,22 @@ move timed from the event before it (the commit that queued the turn) to the bot
 on the database's clock (`recorded_at`). That is relay, queue, load, the bot's thinking (a
 strong bot thinks for BOT_BUDGET_MS) and the commit.
 
-    DATABASE_URL=... REDIS_URL=... .venv/bin/python bench/bot_latency.py --level strong --games 3
+    .venv/bin/python -m bench.bot_latency --level strong --games 3
 
-Migrates the database it is given (use a scratch one) and starts one worker process of its own.
+Starts a service as `make run` does (bench/service.py), with one RQ worker.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
-import uuid
 from datetime import datetime
-from pathlib import Path
 
-from api import create_app
-from events.postgres.migrate import apply_migrations
-from events.settings import Settings
+from bench.players import Api, expect
+from bench.service import started_service
+from bench.stats import percentile
 
-ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = {"trick_and_snipers": 4, "st_patrick": 4, "ouroboros_trick": 4, "saint_poker": 4}
 CHOICES = {"CardPlayed", "CardsPassed", "RelicsTaken", "RelicsDeclined", "PassCountSet",
            "CardsDiscarded", "RiverCardCommitted", "RevealChosen", "CardPickedUp"}  # fmt: skip
@@ -41,47 +34,27 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=int, default=300)
     parser.add_argument("--types", default=",".join(PLAYERS))
     args = parser.parse_args()
-    keys = Path(tempfile.mkdtemp()) / "audit-key.pem"
-    queue = f"bot-latency-{uuid.uuid4().hex[:8]}"
-    settings = Settings(
-        audit_key_file=str(keys),
-        database_url=os.environ["DATABASE_URL"],
-        redis_url=os.environ["REDIS_URL"],
-        queue_name=queue,
-        log_level="WARNING",
-    )
-    apply_migrations(settings.database_url)
-    client = create_app(settings).test_client()
-    env = {**os.environ, "RQ_QUEUE": queue, "AUDIT_KEY_FILE": str(keys),
-           "BOT_BUDGET_MS": str(args.budget_ms), "LOG_LEVEL": "WARNING"}  # fmt: skip
-    worker = subprocess.Popen([sys.executable, "-m", "workers"], cwd=ROOT, env=env)
-    try:
+    settings = {"BOT_BUDGET_MS": str(args.budget_ms), "RQ_WORKERS": "1", "LOG_LEVEL": "WARNING"}
+    with started_service(settings) as service:
+        api = Api(service.url)
         for game_type in args.types.split(","):
-            moves = [m for _ in range(args.games) for m in play(client, game_type, args.level)]
+            moves = [m for _ in range(args.games) for m in play(api, game_type, args.level)]
             turns = [ms for kind, ms in moves if kind not in SIMULTANEOUS]
             report(game_type, "turns", args.level, args.budget_ms, turns)
             report(game_type, "all", args.level, args.budget_ms, [ms for _, ms in moves])
-    finally:
-        worker.terminate()
-        worker.wait(timeout=10)
 
 
-def play(client, game_type: str, level: str) -> list[tuple[str, float]]:
+def play(api: Api, game_type: str, level: str) -> list[tuple[str, float]]:
     """Each bot move of one game of bots at `level`: (event type, milliseconds)."""
-    seats = [{"kind": "bot", "level": level}] * PLAYERS[game_type]
-    created = client.post(
-        "/games", json={"type": game_type, "seats": seats, "options": {}}
-    ).get_json()
-    game_id = created["id"]
+    api.game_type = game_type
+    game_id = api.create_game([{"kind": "bot", "level": level}] * PLAYERS[game_type])["id"]
     deadline = time.monotonic() + 600
-    while client.get(f"/games/{game_id}").get_json()["status"] != "finished":
+    while api.call("GET", f"/games/{game_id}")[0].json()["status"] != "finished":
         if time.monotonic() > deadline:
             raise SystemExit(f"{game_type} game {game_id} did not finish")
         time.sleep(0.2)
     log: list[dict] = []
-    while page := client.get(f"/games/{game_id}/events?limit=1000&after={len(log)}").get_json()[
-        "events"
-    ]:
+    while page := events_after(api, game_id, len(log)):
         log.extend(page)
     delays = []
     for before, event in zip(log, log[1:], strict=False):
@@ -94,6 +67,13 @@ def play(client, game_type: str, level: str) -> list[tuple[str, float]]:
     return delays
 
 
+def events_after(api: Api, game_id: str, after: int) -> list[dict]:
+    params = {"limit": 1000, "after": after}
+    response, _ = api.call("GET", f"/games/{game_id}/events", params=params)
+    expect(response, 200)
+    return response.json()["events"]
+
+
 def _at(event: dict) -> float:
     return datetime.fromisoformat(event["recorded_at"].replace("Z", "+00:00")).timestamp()
 
@@ -101,11 +81,9 @@ def _at(event: dict) -> float:
 def report(game_type: str, which: str, level: str, budget: int, delays: list[float]) -> None:
     if not delays:
         return
-    ordered = sorted(delays)
-    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    p50 = statistics.median(ordered)
-    print(f"{game_type:18} {which:5} level={level} budget={budget}ms moves={len(ordered)} "
-          f"p50={p50:.0f}ms p95={p95:.0f}ms max={ordered[-1]:.0f}ms")  # fmt: skip
+    p50, p95 = statistics.median(delays), percentile(delays, 95)
+    print(f"{game_type:18} {which:5} level={level} budget={budget}ms moves={len(delays)} "
+          f"p50={p50:.0f}ms p95={p95:.0f}ms max={max(delays):.0f}ms")  # fmt: skip
 
 
 if __name__ == "__main__":

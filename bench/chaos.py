@@ -1,9 +1,9 @@
-"""Recovery times under faults: runs the chaos scenarios of tests/chaos/ (real gunicorn,
+"""Recovery times under faults: runs the chaos scenarios of testing/chaos/ (real gunicorn,
 workers, Redis and Postgres; whole games played through the HTTP API) and prints, for each,
 how long after the fault every game in play progressed again.
 
-    .venv/bin/python bench/chaos.py                  # every scenario once
-    .venv/bin/python bench/chaos.py --repeat 3 --scenario redis
+    .venv/bin/python -m bench.chaos                  # every scenario once
+    .venv/bin/python -m bench.chaos --repeat 3 --scenario redis
 
 Uses DATABASE_URL's server for a scratch database per scenario (dropped afterwards) when set,
 else an embedded Postgres (pgserver) in a throwaway directory; Redis is always the scenario's
@@ -24,12 +24,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-# The repository, not bench/ (whose limits.py would shadow the `limits` package).
-sys.path[0] = str(Path(__file__).resolve().parents[1])
-
-from tests.chaos import scenarios  # noqa: E402
-from tests.chaos.servers import Postgres  # noqa: E402
-from tests.conftest import temporary_database  # noqa: E402
+from testing.chaos import scenarios
+from testing.chaos.servers import Postgres
+from testing.databases import temporary_database
 
 LIMIT = 150.0
 

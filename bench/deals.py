@@ -1,8 +1,8 @@
 """What deriving a deal from seeds costs (docs/audit.md section 7), per deal, for every game and
 table size, next to the shuffle it replaces (the server's generator drawing a sample and a salt).
 
-    .venv/bin/python bench/deals.py
-    .venv/bin/python bench/deals.py --deals 20000 --json deals.json
+    .venv/bin/python -m bench.deals
+    .venv/bin/python -m bench.deals --deals 20000 --json deals.json
 
 Measured: `derive_deal` (context, HMAC-SHA256 stream, Fisher-Yates with rejection sampling, first
 leader, salt), and the whole seeded `Deal` of a full table as the service makes it
@@ -22,14 +22,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make the project importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from domain import table as tables  # noqa: E402
-from domain.deal_derivation import derive_deal  # noqa: E402
-from domain.fair_deals import seeded_deal  # noqa: E402
-from domain.games import GAME_TYPES  # noqa: E402
-from domain.seeds import PLAYER, ClientSeed, SeedSetup  # noqa: E402
+from domain import table as tables
+from domain.deal_derivation import derive_deal
+from domain.fair_deals import seeded_deal
+from domain.games import GAME_TYPES
+from domain.seeds import PLAYER, ClientSeed, SeedSetup
 
 GOAL_MS = 1.0
 GAME_ID = "c0ffee00-0000-4000-8000-000000000001"

@@ -54,6 +54,10 @@ def create_app(
         """The recorded bodies of a game type, {} for the plain floor, None for no such type."""
         return {} if kind is None else views.get(kind)
 
+    @app.get("/readyz")
+    def ready():  # bench/service.py's readiness check, as Cardroom's
+        return jsonify({"status": "ready"})
+
     @app.post("/games")
     @app.post("/views/<kind>/games")
     def create_game(kind: str | None = None):

@@ -1,8 +1,8 @@
 """Poker hand evaluations per second: our ranking (domain/poker.py, phevaluator underneath)
 against `treys`, on the same random 7-card hands in the same run.
 
-    .venv/bin/python bench/hands.py
-    .venv/bin/python bench/hands.py --hands 500000 --seed 7 --json hands.json
+    .venv/bin/python -m bench.hands
+    .venv/bin/python -m bench.hands --hands 500000 --seed 7 --json hands.json
 
 Each evaluator gets the hands in its own native form, built before the clock starts: ours takes
 domain Cards, treys its integer cards (2 hole cards + a 5-card board). Measured: our
@@ -17,21 +17,17 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make the project importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from treys import Card as TreysCard
+from treys import Evaluator
 
-from treys import Card as TreysCard  # noqa: E402
-from treys import Evaluator  # noqa: E402
-
-from bench.stats import Progress  # noqa: E402
-from domain.cards import Card  # noqa: E402
-from domain.games.saint_poker.state import DECK  # noqa: E402
-from domain.poker import WORST, card_id, hand_strength, rank_hand, strength_of_ids  # noqa: E402
+from bench.stats import Progress
+from domain.cards import Card
+from domain.games.saint_poker.state import DECK
+from domain.poker import WORST, card_id, hand_strength, rank_hand, strength_of_ids
 
 TREYS_RANKS = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
 CHUNK = 5_000  # hands between two progress updates

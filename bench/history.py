@@ -1,8 +1,8 @@
 """A year of history: does the store stay fast once it holds 100,000 finished games?
 
-    .venv/bin/python bench/history.py                      # 100,000 games, then measure, then drop
-    .venv/bin/python bench/history.py --games 1000 --keep  # a small one, kept for another run
-    .venv/bin/python bench/history.py --drop               # drop the bench's databases
+    .venv/bin/python -m bench.history                      # 100,000 games, then measure, then drop
+    .venv/bin/python -m bench.history --games 1000 --keep  # a small one, kept for another run
+    .venv/bin/python -m bench.history --drop               # drop the bench's databases
 
 Loads, into a database of its own (`--database`, on the server of DATABASE_URL; never the
 tests'), --games finished games spread over a year and --active tables in play or waiting
@@ -30,13 +30,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench import history_load as load  # noqa: E402
-from bench import history_measure as measure  # noqa: E402
-from bench.history_sizes import print_sizes  # noqa: E402
-from bench.stats import Progress  # noqa: E402
+from bench import history_load as load
+from bench import history_measure as measure
+from bench.history_sizes import print_sizes
+from bench.stats import Progress
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -23,8 +23,7 @@ from uuid import UUID
 
 import psycopg
 
-from bench.floor import CardroomPlayer, Tally
-from bench.players import Api, expect, play_bot_game
+from bench.players import Api, TablePlayer, Tally, expect, play_bot_game
 from bench.service import Service, started_service
 from bench.stats import percentile
 from events.postgres.audit_cache import all_passed
@@ -105,7 +104,7 @@ def measure_actions(targets: list[Target], actions: int, clients: int, seed: int
 
     def client(number: int) -> None:
         players = [
-            CardroomPlayer(Api(t.url, ACTION_GAME), random.Random(f"{seed}/{number}"), "first")
+            TablePlayer(Api(t.url, ACTION_GAME), random.Random(f"{seed}/{number}"), "first")
             for t in targets
         ]
         tallies = [Tally() for _ in targets]

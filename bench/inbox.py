@@ -1,7 +1,7 @@
 """A player's inbox (`GET /me/games?turn=mine`) in a big store: is it still one quick read?
 
-    .venv/bin/python bench/inbox.py --start                     # a service as make run starts it
-    .venv/bin/python bench/inbox.py --start --players 10000 --tables 200000 --requests 2000
+    .venv/bin/python -m bench.inbox --start                     # a service as make run starts it
+    .venv/bin/python -m bench.inbox --start --players 10000 --tables 200000 --requests 2000
 
 Loads, in bulk (COPY), --players players and --tables tables of three seats each, every seat a
 player's (so a player sits at about 3 x tables / players tables), half of the tables finished,
@@ -26,10 +26,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.stats import ms, percentile  # noqa: E402
+from bench.stats import ms, percentile
 
 GOAL_P95_MS = 20.0
 SEATS = 3

@@ -3,7 +3,7 @@ as make run starts it (limits off) and a second API beside it (limits on) on the
 Redis and worker, played in alternating batches. The limits are set so high that no request is
 refused: what is measured is the cost of counting.
 
-    .venv/bin/python bench/limits.py --games 60 --rounds 6
+    .venv/bin/python -m bench.limits --games 60 --rounds 6
 
 Goal: the cost is at most 10 % of the actions per second.
 """
@@ -13,13 +13,9 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench import actions  # noqa: E402
-from bench.service import second_api, started_service  # noqa: E402
+from bench import actions
+from bench.service import second_api, started_service
 
 GOAL_COST = 0.10
 NEVER_REACHED = "1000000/second"

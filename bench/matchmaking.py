@@ -1,8 +1,8 @@
 """Matchmaking under a rush: players join the queues of all four games within a few seconds,
 and the matcher on the worker seats them.
 
-    .venv/bin/python bench/matchmaking.py --start                  # a service as make run starts it
-    .venv/bin/python bench/matchmaking.py --start --players 200 --seconds 2   # a quick look
+    .venv/bin/python -m bench.matchmaking --start                  # a service as make run starts it
+    .venv/bin/python -m bench.matchmaking --start --players 200 --seconds 2   # a quick look
 
 Makes --players players first (not timed), then has them join (`POST /me/queue`) at an even
 pace over --seconds, from --threads clients: each a random game type, a random choice of the
@@ -32,10 +32,7 @@ from collections import Counter, defaultdict
 from datetime import datetime
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.stats import Progress, percentile  # noqa: E402
+from bench.stats import Progress, percentile
 
 GOAL_PLAYERS, GOAL_SECONDS, GOAL_P95 = 2000, 10.0, 5.0
 SIZES = {"st_patrick": (3, 4), "ouroboros_trick": (3, 5), "trick_and_snipers": (3, 5),

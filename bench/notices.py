@@ -1,8 +1,8 @@
 """Players' notice streams (`GET /me/stream`) while their tables play: how soon a notice
 reaches its player.
 
-    .venv/bin/python bench/notices.py --start                  # a service as make run starts it
-    .venv/bin/python bench/notices.py --start --players 2000 --seconds 60 --moves 40
+    .venv/bin/python -m bench.notices --start                  # a service as make run starts it
+    .venv/bin/python -m bench.notices --start --players 2000 --seconds 60 --moves 40
 
 Makes --players players and seats them in pairs at Trick & Snipers tables (the two players and
 a basic bot: each pair's first player creates the table with a seat kept for the second, who
@@ -24,10 +24,7 @@ import threading
 import time
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.stats import Progress, ms, percentile  # noqa: E402
+from bench.stats import Progress, ms, percentile
 
 GOAL_P95_MS = 250.0
 

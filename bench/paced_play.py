@@ -22,7 +22,7 @@ from typing import Any
 
 import requests
 
-from bench.players import Api, choose_action
+from bench.players import Api, PlayedTable, choose_action
 from bench.stats import Counter, Progress
 
 POLL = 0.2  # s before asking again when nobody can act (a worker's step is under way)
@@ -36,11 +36,7 @@ class BadAnswer(requests.RequestException):
 
 
 @dataclass
-class Table:
-    id: str
-    tokens: dict[int, str]
-    state: dict[str, Any]  # the game as last answered (status, to_act, version)
-    rng: random.Random
+class Table(PlayedTable):
     due: float = 0.0  # time.monotonic() of its next action
     replaces: str | None = None  # the id of the game that ended and left it its place
 
@@ -105,10 +101,9 @@ class PacedPlay:
         return self.tables
 
     def _new_table(self, api: Api, index: int) -> Table:
-        game = api.create_game([{"kind": "human", "name": f"p{i}"} for i in range(SEATS)])
-        tokens = {t["seat"]: t["token"] for t in game["tokens"]}
-        rng = random.Random(f"{self.seed}:{index}:{game['id']}")
-        return Table(game["id"], tokens, game, rng)
+        table = Table.create(api, random.Random(), SEATS, name="p")
+        table.rng.seed(f"{self.seed}:{index}:{table.id}")
+        return table
 
     def spread(self, most: int) -> None:
         """Plays each table a random number (below `most`) of actions at once. Tables created
@@ -195,15 +190,15 @@ class PacedPlay:
             now_playing.due = now + POLL
 
     def _act(self, api: Api, index: int, table: Table) -> bool:
-        """False when the table could not act yet (nobody to act, or a stale view)."""
-        state = table.state
-        if state["status"] == "finished":
+        """False when the table could not act yet (nobody to act, or a stale view). Unlike
+        players.take_turn, a bad answer is logged and play goes on: a long run counts them."""
+        if table.finished:
             self._replace(api, index)
             return False
-        if not state["to_act"]:
+        seat = table.seat_to_act()
+        if seat is None:
             table.state = self._get(api, f"/games/{table.id}", None)
             return False
-        seat = state["to_act"][0]
         view = self._get(api, f"/games/{table.id}", table.tokens[seat])
         if not view["you"]["legal_actions"]:
             table.state = view
@@ -216,7 +211,7 @@ class PacedPlay:
         if response.status_code == 201:
             self.log.posts.append(Timed(sent, seconds))
             table.state = response.json()["game"]
-            if table.state["status"] == "finished":  # at once: its streams end now
+            if table.finished:  # at once: its streams end now
                 self._replace(api, index)
             return True
         if response.status_code in (409, 422):

@@ -1,12 +1,12 @@
 """Cardroom web client benchmark: how soon a bot's move shows on the /play page, and how much
 the page weighs.
 
-    .venv/bin/python bench/play_page.py --start --games 4
-    .venv/bin/python bench/play_page.py --url http://127.0.0.1:8000
+    .venv/bin/python -m bench.play_page --start --games 4
+    .venv/bin/python -m bench.play_page --url http://127.0.0.1:8000
 
 Plays --games whole games in headless Chromium (Debian's, or CHROMIUM; never a downloaded one),
 one game type after another (you + basic bots), created in the lobby and played by clicks alone
-with tests/browser's harness. For every move a bot seat committed (the first event of its
+with testing/browser's harness. For every move a bot seat committed (the first event of its
 action: CardPlayed, CardsPassed, ...), two lags from the event's `recorded_at` (stamped just
 before the commit, so they slightly overstate):
 
@@ -15,8 +15,8 @@ before the commit, so they slightly overstate):
 
 Both clocks are this machine's (the page's is `performance.timeOrigin + performance.now()`).
 Page weight: the response bodies of loading each page (the lobby, a table, a guide, the
-glossary, a replay, a result screen, my tables, the player's own page), each in a fresh
-browser context (streams not counted).
+glossary, a replay, a result screen, my tables, the player's own page, a leaderboard), each in
+a fresh browser context (streams not counted).
 """
 
 from __future__ import annotations
@@ -24,20 +24,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make `bench` and `tests` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.players import parse_time  # noqa: E402
-from bench.service import started_service  # noqa: E402
-from bench.stats import Progress, ms, percentile  # noqa: E402
-from domain.games import get_game_type  # noqa: E402
-from tests.browser.chromium import find_chromium, unavailable_reason  # noqa: E402
-from tests.browser.pages import Browsing, new_browsing  # noqa: E402
-from tests.browser.secrets import all_events, http_reader  # noqa: E402
-from tests.browser.table_page import TablePage, create_table  # noqa: E402
-from tests.browser.weight import measure_page_weight  # noqa: E402
+from bench.players import parse_time
+from bench.service import started_service
+from bench.stats import Progress, ms, percentile
+from domain.games import get_game_type
+from testing.browser.chromium import find_chromium, unavailable_reason
+from testing.browser.pages import Browsing, new_browsing
+from testing.browser.secrets import all_events, http_reader
+from testing.browser.table_page import TablePage, create_table
+from testing.browser.weight import measure_page_weight
 
 GAMES = [("trick_and_snipers", 3), ("ouroboros_trick", 3), ("st_patrick", 3), ("saint_poker", 3)]
 GOAL_P95_MS = 300.0  # issue 13: from the commit to the page, p95

@@ -13,7 +13,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Self
 
 import requests
 
@@ -22,6 +22,7 @@ from domain.templates import action_from_template
 
 HUMAN_SEATS = 4
 BOT_LEVEL = "basic"
+POLL = 0.01  # s before reading a game again while nobody can act in it
 TIMEOUT = 30.0
 PLAY = "CardPlayed"
 MOVE_TYPES = ("CardsPassed", PLAY)
@@ -111,6 +112,60 @@ class HumanResults:
             self.errors += 1
 
 
+@dataclass
+class PlayedTable:
+    """A table this client plays through the API: the tokens of the seats it plays (all of
+    them at a table of humans, which `create` makes) and the game as last answered (`status`,
+    `to_act`, `version`)."""
+
+    id: str
+    tokens: dict[int, str]
+    state: dict[str, Any]
+    rng: random.Random  # what each seat's choices draw from
+
+    @classmethod
+    def create(
+        cls, api: Api, rng: random.Random, players: int = HUMAN_SEATS, name: str = "bench"
+    ) -> Self:
+        game = api.create_game([{"kind": "human", "name": f"{name}{i}"} for i in range(players)])
+        return cls(game["id"], {t["seat"]: t["token"] for t in game["tokens"]}, game, rng)
+
+    @property
+    def finished(self) -> bool:
+        return self.state["status"] == "finished"
+
+    def seat_to_act(self) -> int | None:
+        """The first seat to act; None while nobody can (a worker's step, the next deal)."""
+        return self.state["to_act"][0] if self.state["to_act"] else None
+
+    def refresh(self, api: Api) -> None:
+        self.state = api.state(self.id, self.tokens[0])
+
+
+@dataclass
+class Turn:
+    view: dict[str, Any]  # the acting seat's, as it read it
+    answer: dict[str, Any]  # the POST's
+    read: float  # s: GET /games/{id}
+    post: float  # s: POST /games/{id}/actions
+
+
+def take_turn(api: Api, table: PlayedTable, seat: int, policy: str = "first") -> Turn:
+    """One action, as every bench plays one: `seat` reads its view (for its legal actions),
+    then sends what `policy` chooses from it."""
+    response, read = api.call("GET", f"/games/{table.id}", table.tokens[seat])
+    expect(response, 200)
+    view = response.json()
+    if not view["you"]["legal_actions"]:
+        raise BenchError(f"seat {seat} is in to_act but has no legal action")
+    action = choose_action(view, table.rng, policy)
+    response, post = api.call("POST", f"/games/{table.id}/actions", table.tokens[seat], json=action)
+    expect(response, 201)
+    answer = response.json()
+    table.state = answer["game"]
+    return Turn(view, answer, read, post)
+
+
 def play_human_game(
     apis: list[Api],
     rng: random.Random,
@@ -121,32 +176,63 @@ def play_human_game(
     """Plays one game of `players` humans to the end, seat s through apis[s % len(apis)] (one
     session for all seats, or one each); returns ((version, action latency) pairs, state-read
     latencies)."""
-    seats = [{"kind": "human", "name": f"bench{i}"} for i in range(players)]
-    game = apis[0].create_game(seats)
-    game_id = game["id"]
-    tokens = {t["seat"]: t["token"] for t in game["tokens"]}
+    table = PlayedTable.create(apis[0], rng, players)
     latencies: list[Timed] = []
     reads: list[float] = []
-    while game["status"] != "finished":
-        if not game["to_act"]:  # nobody to act yet (e.g. a worker's automatic step)
-            time.sleep(0.01)
-            game = apis[0].state(game_id, tokens[0])
+    while not table.finished:
+        seat = table.seat_to_act()
+        if seat is None:
+            time.sleep(POLL)
+            table.refresh(apis[0])
             continue
-        seat = game["to_act"][0]
-        api = apis[seat % len(apis)]
-        response, read = api.call("GET", f"/games/{game_id}", tokens[seat])
-        expect(response, 200)
-        reads.append(read)
-        view = response.json()
-        if not view["you"]["legal_actions"]:
-            raise BenchError(f"seat {seat} is in to_act but has no legal action")
-        action = choose_action(view, rng, policy)
-        response, latency = api.call("POST", f"/games/{game_id}/actions", tokens[seat], json=action)
-        expect(response, 201)
-        latencies.append((view["version"], latency))
+        turn = take_turn(apis[seat % len(apis)], table, seat, policy)
+        reads.append(turn.read)
+        latencies.append((turn.view["version"], turn.post))
         on_action()
-        game = response.json()["game"]
     return latencies, reads
+
+
+@dataclass
+class Tally:
+    """One client thread's counts, for a bench that compares sides action by action."""
+
+    posts: list[float] = field(default_factory=list)
+    action_requests: int = 0  # the GET + POST of each action
+    other_requests: int = 0  # game creation, polls while a worker deals
+
+
+class TablePlayer:
+    """Human tables played one action at a time, a new game as soon as one ends: for a bench
+    that interleaves several players' actions (sides in turn, stores in turn)."""
+
+    def __init__(
+        self, api: Api, rng: random.Random, policy: str, players: int = HUMAN_SEATS
+    ) -> None:
+        self.api = api
+        self.rng = rng
+        self.policy = policy
+        self.players = players
+        self.table: PlayedTable | None = None
+        self.last: tuple[dict[str, Any], dict[str, Any]] | None = None  # (view, answer)
+
+    @property
+    def finished(self) -> bool:
+        return self.table is None or self.table.finished
+
+    def act(self, tally: Tally) -> None:
+        while True:
+            if self.table is None or self.table.finished:
+                self.table = PlayedTable.create(self.api, self.rng, self.players)
+            elif (seat := self.table.seat_to_act()) is None:
+                time.sleep(POLL)
+                self.table.refresh(self.api)
+            else:
+                break
+            tally.other_requests += 1
+        turn = take_turn(self.api, self.table, seat, self.policy)
+        tally.posts.append(turn.post)
+        tally.action_requests += 2
+        self.last = (turn.view, turn.answer)
 
 
 # --- 1 human + 3 bots ------------------------------------------------------------------------

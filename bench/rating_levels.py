@@ -4,7 +4,7 @@ workers; every level is a rated player, so at the end each level's rating of eac
 from its profile (`GET /players/{id}`), and the bench says whether strong > basic > random by
 displayed rating in every game.
 
-    .venv/bin/python bench/rating_levels.py --start [--games 30 --concurrent 6 --bot-ms 100]
+    .venv/bin/python -m bench.rating_levels --start [--games 30 --concurrent 6 --bot-ms 100]
 
 `--bot-ms` is the strong bot's thinking time per move (BOT_BUDGET_MS of the started service):
 lower than the default 300 ms, so that hundreds of games fit in minutes.
@@ -16,14 +16,10 @@ import argparse
 import random
 import sys
 import time
-from pathlib import Path
 
 import requests
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from domain.rated_tables import BOT_RATERS  # noqa: E402
+from domain.rated_tables import BOT_RATERS
 
 GAME_TYPES = ("trick_and_snipers", "ouroboros_trick", "saint_poker", "st_patrick")
 ORDER = ("strong", "basic", "random")  # best first

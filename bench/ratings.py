@@ -11,8 +11,8 @@ worker):
   others after one of the cursors met reading the whole board), one client. Goal: p95 < 20 ms
   with 10,000 rated players.
 
-    .venv/bin/python bench/ratings.py update --start [--games 200 --concurrent 20]
-    .venv/bin/python bench/ratings.py leaderboard --start [--players 10000 --requests 2000]
+    .venv/bin/python -m bench.ratings update --start [--games 200 --concurrent 20]
+    .venv/bin/python -m bench.ratings leaderboard --start [--players 10000 --requests 2000]
 """
 
 from __future__ import annotations
@@ -24,15 +24,11 @@ import sys
 import time
 import uuid
 from datetime import UTC, datetime
-from pathlib import Path
 
 import psycopg
 import requests
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.stats import ms, percentile  # noqa: E402
+from bench.stats import ms, percentile
 
 UPDATE_GOAL_SECONDS = 1.0
 LEADERBOARD_GOAL_MS = 20.0

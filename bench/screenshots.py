@@ -1,14 +1,18 @@
 """Screenshots of the web client (`/play`) for docs/screenshots, in English and in French: the
 lobby of a first visit, each game mid-play at phone (360x740) and desktop (1280x800) size, its
 result screen at both sizes, the replay viewer with its verified badge, a guide, the glossary,
-the player's tables and the player's own page (its key not shown).
+the player's tables and the player's own page (its key not shown), "Play now" searching and a
+leaderboard.
 
-    .venv/bin/python bench/screenshots.py            # starts its own service, as `make run` does
-    .venv/bin/python bench/screenshots.py --url http://127.0.0.1:8000 --languages fr
+    .venv/bin/python -m bench.screenshots            # starts its own service, as `make run` does
+    .venv/bin/python -m bench.screenshots --url http://127.0.0.1:8000 --languages fr
 
 Plays as seat 0 against `basic` bots by clicking the page, the way a person would, in a browser
-whose language is the one pictured (the page follows it). Needs Debian's Chromium (`apt-get
-install chromium`); never downloads a browser. Files: `<page>-<language>-<size>.png`.
+whose language is the one pictured (the page follows it). The leaderboard is made first, of
+real rated games: tables of the three rated bot levels alone, played to their end by the
+workers until each level has left its provisional games. `--games` with no game leaves the
+games (and the pictures that need one finished) out. Needs Debian's Chromium (`apt-get install
+chromium`); never downloads a browser. Files: `<page>-<language>-<size>.png`.
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ import argparse
 import shutil
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from pathlib import Path
 
+import requests
 from playwright.sync_api import Browser, Page, sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.service import started_service  # noqa: E402
+from bench.service import started_service
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 PHONE = {"width": 360, "height": 740}
@@ -38,6 +43,10 @@ MOVES_BEFORE_PICTURE = {
     "saint_poker": 4,
 }
 PLAYERS = {"st_patrick": 4, "ouroboros_trick": 4, "trick_and_snipers": 4, "saint_poker": 3}
+BOARD = "trick_and_snipers"  # the leaderboard pictured
+RATED_GAMES = 10  # a rating leaves its provisional games after this many (events/ratings.py)
+BOT_LEVELS = ("random", "basic", "strong")
+SEED_TIMEOUT = 600.0
 
 
 def chromium() -> str:
@@ -132,6 +141,55 @@ def play_game(page: Page, url: str, game_type: str, lang: str) -> str:
     return game_id
 
 
+def seed_leaderboard(url: str) -> None:
+    """Rated tables of the three bot levels alone, played to their end by the workers, until
+    each level is on the leaderboard (its rated games past the provisional ones)."""
+    if len(requests.get(f"{url}/leaderboards/{BOARD}", timeout=30).json()["items"]) >= 3:
+        return  # a running service that has them already
+    seats = [{"kind": "bot", "level": level} for level in BOT_LEVELS]
+    body = {"type": BOARD, "seats": seats, "options": {"rated": True}}
+
+    def one_game(number: int) -> None:
+        made = requests.post(f"{url}/games", json=body, timeout=30)
+        made.raise_for_status()
+        game_id = made.json()["id"]
+        deadline = time.monotonic() + SEED_TIMEOUT
+        while requests.get(f"{url}/games/{game_id}", timeout=30).json()["status"] != "finished":
+            if time.monotonic() > deadline:
+                sys.exit(f"rated bot game {game_id} did not finish in {SEED_TIMEOUT:.0f} s")
+            time.sleep(0.5)
+        print(f"  rated bot game {number}/{RATED_GAMES} finished", flush=True)
+
+    print(f"[leaderboard] {RATED_GAMES} rated {BOARD} games of bots", flush=True)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(one_game, range(1, RATED_GAMES + 1)))
+    deadline = time.monotonic() + SEED_TIMEOUT
+    while len(requests.get(f"{url}/leaderboards/{BOARD}", timeout=30).json()["items"]) < 3:
+        if time.monotonic() > deadline:
+            sys.exit("the ratings workers never put the three bot levels on the leaderboard")
+        time.sleep(0.5)
+
+
+def play_now_and_leaderboard(page: Page, url: str, lang: str) -> None:
+    """Play now searching for a few seconds (then cancelled), and the leaderboard."""
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{url}/play")
+    page.wait_for_selector("#queue-form #queue-type")
+    if page.query_selector("#welcome #name"):  # joining the queue makes the player
+        page.fill("#welcome #name", "Ann")
+    page.select_option("#queue-type", "st_patrick")
+    page.uncheck("#queue-bots")  # nobody else waits: it searches until cancelled
+    page.click("#queue-join")
+    page.wait_for_selector("#queue-waiting:not([hidden])")
+    page.wait_for_timeout(3_000)  # a few seconds counted
+    both_sizes(page, "playnow", lang)
+    page.click("#queue-cancel")
+    page.wait_for_selector("#queue-form:not([hidden])")
+    page.goto(f"{url}/play#/leaderboard/{BOARD}")
+    page.wait_for_selector("#board-rows tr")
+    both_sizes(page, "leaderboard", lang)
+
+
 def pictures(browser: Browser, url: str, games: list[str], lang: str) -> None:
     context = browser.new_context(locale=LOCALES[lang], viewport=DESKTOP)
     page = context.new_page()
@@ -144,6 +202,7 @@ def pictures(browser: Browser, url: str, games: list[str], lang: str) -> None:
     page.goto(f"{url}/play#/glossary")
     page.wait_for_selector("#glossary .entry")
     shoot(page, f"glossary-{lang}-desktop", DESKTOP, full_page=False)
+    play_now_and_leaderboard(page, url, lang)
     page.set_viewport_size(DESKTOP)
     finished = None
     for number, game_type in enumerate(games, 1):
@@ -172,6 +231,7 @@ def main() -> None:
     service = nullcontext(None) if args.url else started_service()
     with service as started, sync_playwright() as p:
         url = args.url or started.url
+        seed_leaderboard(url)
         browser = p.chromium.launch(executable_path=chromium(), headless=True)
         for lang in args.languages:
             pictures(browser, url, args.games, lang)

@@ -31,6 +31,12 @@ class Service:
     log_path: str | None
 
 
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -73,13 +79,15 @@ def started_service(settings: dict[str, str] | None = None) -> Iterator[Service]
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _wait_ready(url: str, proc: subprocess.Popen[bytes], log_path: str) -> None:
+def _wait_ready(
+    url: str, proc: subprocess.Popen[bytes], log_path: str, ready_path: str = "/readyz"
+) -> None:
     deadline = time.monotonic() + READY_TIMEOUT
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"the service exited ({proc.returncode}); see {_tail(log_path)}")
         try:
-            if requests.get(f"{url}/readyz", timeout=2).status_code == 200:
+            if requests.get(f"{url}{ready_path}", timeout=2).status_code == 200:
                 return
         except requests.RequestException:
             pass
@@ -143,12 +151,28 @@ def second_api(service: Service, settings: dict[str, str], repo: Path = REPO) ->
         env.setdefault("REDIS_URL", embedded_redis_url(service.data_dir) or "")
     env.setdefault("DATABASE_URL", service.database_url or "")
     command = gunicorn_command(load_settings(env).port)
-    proc = subprocess.Popen(command, cwd=repo, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    with serving(command, port, env, cwd=repo) as server:
+        yield server.url
+
+
+@contextmanager
+def serving(
+    command: list[str],
+    port: int,
+    env: dict[str, str],
+    cwd: Path = REPO,
+    log_path: str | None = None,
+    ready_path: str = "/readyz",
+) -> Iterator[Server]:
+    """A server (`command`, listening on `port`) in a session of its own, yielded once it
+    answers 200 at `ready_path`; stopped on exit. Its output goes to `log_path`."""
+    log = open(log_path or os.devnull, "wb")  # noqa: SIM115 - closed in finally
+    proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_ready(url, proc, os.devnull)
-        yield url
+        _wait_ready(url, proc, log_path or os.devnull, ready_path)
+        yield Server(url, proc)
     finally:
-        proc.terminate()
-        proc.wait(STOP_TIMEOUT)
+        _stop(proc)
+        log.close()

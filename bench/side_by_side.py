@@ -1,7 +1,7 @@
 """The API's CPU per action, this checkout against another revision, both served at once.
 
-    .venv/bin/python bench/side_by_side.py --ref f62d49c
-    .venv/bin/python bench/side_by_side.py --ref HEAD~3 --game st_patrick --rounds 8
+    .venv/bin/python -m bench.side_by_side --ref f62d49c
+    .venv/bin/python -m bench.side_by_side --ref HEAD~3 --game st_patrick --rounds 8
 
 On this machine the same code's CPU per action drifts by a quarter from one minute to the
 next, so runs one after the other cannot show a change of a tenth. Here both APIs run side by
@@ -34,14 +34,10 @@ from typing import Any
 
 import psutil
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench import server_procs  # noqa: E402
-from bench.floor import CardroomPlayer, Tally  # noqa: E402
-from bench.players import Api  # noqa: E402
-from bench.service import REPO, second_api, started_service  # noqa: E402
-from bench.stats import Progress  # noqa: E402
+from bench import server_procs
+from bench.players import Api, TablePlayer, Tally
+from bench.service import REPO, second_api, started_service
+from bench.stats import Progress, median
 
 WARMUP = 10  # uncounted actions per client before each round
 
@@ -93,7 +89,7 @@ def play_round(sides: dict[str, str], args: argparse.Namespace, round_no: int) -
     """Both sides at once; each side's CPU milliseconds per action."""
     players = {
         side: [
-            CardroomPlayer(Api(url, args.game), random.Random(f"{round_no}:{side}:{i}"), "first")
+            TablePlayer(Api(url, args.game), random.Random(f"{round_no}:{side}:{i}"), "first")
             for i in range(args.clients)
         ]  # fmt: skip
         for side, url in sides.items()
@@ -127,11 +123,6 @@ def play_round(sides: dict[str, str], args: argparse.Namespace, round_no: int) -
         for player in players[side]:
             player.api.close()
     return used
-
-
-def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2]
 
 
 def bench(args: argparse.Namespace) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Whole bot games per second in the pure domain (no database, no HTTP).
 
-    .venv/bin/python bench/simulate.py --game st_patrick --bots basic --games 500
-    .venv/bin/python bench/simulate.py --game saint_poker --players 2 3 4 5 --seconds 20
+    .venv/bin/python -m bench.simulate --game st_patrick --bots basic --games 500
+    .venv/bin/python -m bench.simulate --game saint_poker --players 2 3 4 5 --seconds 20
 
 Every seat is a bot of the level --bots; player counts are used in turn. Each bot sees only
 its own seat's view (the same view_table the API serves), so the figure includes building views.
@@ -17,12 +17,9 @@ import sys
 import time
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make the project importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.stats import Progress  # noqa: E402
-from domain.games import GAME_TYPES  # noqa: E402
-from domain.selfplay import bot_table, steps  # noqa: E402
+from bench.stats import Progress
+from domain.games import GAME_TYPES
+from domain.selfplay import bot_table, steps
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -1,8 +1,8 @@
 """Cardroom soak: about 200 games kept in play for --minutes, then whether the service held up.
 
-    .venv/bin/python bench/soak.py --start                 # 10 minutes, its own server
-    .venv/bin/python bench/soak.py --start --minutes 3 --json /tmp/soak.json
-    RATE_LIMITS=off make run  # then: .venv/bin/python bench/soak.py --url http://127.0.0.1:8000
+    .venv/bin/python -m bench.soak --start                 # 10 minutes, its own server
+    .venv/bin/python -m bench.soak --start --minutes 3 --json /tmp/soak.json
+    RATE_LIMITS=off make run  # then: .venv/bin/python -m bench.soak --url http://127.0.0.1:8000
 
 The load (bench/soak_play.py): --games tables of the four game types, played through the API by
 --drivers keep-alive client threads at a human pace (each table acts every --pace s, give or
@@ -38,16 +38,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.paced_play import posts_between  # noqa: E402
-from bench.service import embedded_redis_url, started_service  # noqa: E402
-from bench.soak_play import SoakPlay  # noqa: E402
-from bench.soak_watch import Watcher, per_minute, rss_by_role  # noqa: E402
-from bench.sse_reader import ReaderProcess, Status  # noqa: E402
-from bench.stats import ms, percentile  # noqa: E402
-from bench.stream import load_average, log_findings  # noqa: E402
+from bench.paced_play import posts_between
+from bench.service import embedded_redis_url, started_service
+from bench.soak_play import SoakPlay
+from bench.soak_watch import Watcher, per_minute, rss_by_role
+from bench.sse_reader import ReaderProcess, Status
+from bench.stats import ms, percentile
+from bench.stream import load_average, log_findings
 
 MAX_MINUTES = 240.0
 PROGRESS_EVERY = 10.0

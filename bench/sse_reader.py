@@ -41,6 +41,8 @@ from multiprocessing.connection import Connection
 from typing import Any
 from urllib.parse import urlsplit
 
+from bench.stats import percentile
+
 OPEN_TIMEOUT = 30.0  # connect + response head
 OPEN_ATTEMPTS = 20  # tries per stream while refused (503)
 HEAD_LIMIT = 64 * 1024
@@ -60,6 +62,7 @@ class Status:
     refusals: Counter = field(default_factory=Counter)  # non-200 answers, by status
     failed: Counter = field(default_factory=Counter)  # streams given up on, by reason
     ended: int = 0  # open streams the server closed (the game ended, or worse)
+    first_ended_at: float = float("inf")  # epoch s when the server closed the first of them
     dropped: int = 0  # of those, without GameEnded on them, of games the bench did not end
     events: int = 0  # live events received (after their stream opened)
     backlog: int = 0  # events recorded before their stream opened (not timed)
@@ -194,8 +197,7 @@ class Reader:
     def snapshot(self) -> Status:
         s = self.status
         self.count_dropped()
-        recent = sorted(s.lags[-RECENT:])
-        p95 = recent[int(0.95 * (len(recent) - 1))] if recent else float("nan")
+        p95 = percentile(s.lags[-RECENT:], 95)
         return dataclasses.replace(  # everything but the (large) arrays
             s, refusals=Counter(s.refusals), failed=Counter(s.failed),
             slow_closed=Counter(s.slow_closed), recent_p95=p95, arrivals=array("d"),
@@ -240,6 +242,7 @@ class Reader:
             transport.close()
         if not self.done.is_set():
             self.status.ended += 1
+            self.status.first_ended_at = min(self.status.first_ended_at, time.time())
             if not opened.saw_game_end:
                 self.cut_by_game[game_of(path)] += 1
 

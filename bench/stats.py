@@ -18,6 +18,13 @@ def percentile(values: Sequence[float], pct: float) -> float:
     return ordered[rank - 1]
 
 
+def median(values: Sequence[float]) -> float:
+    """The middle value, the upper one of an even count: always one of the values (a round's
+    figure, not an average of two rounds)."""
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
 def ms(seconds: float) -> float:
     return seconds * 1000.0
 

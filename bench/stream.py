@@ -1,15 +1,15 @@
 """Cardroom event-stream benchmark: delivery latency with many open streams.
 
-    .venv/bin/python bench/stream.py --start --streams 200
-    .venv/bin/python bench/stream.py --url http://127.0.0.1:8000
-    .venv/bin/python bench/stream.py --start --capacity --streams 10000 --games 100 --pace 3
-    .venv/bin/python bench/stream.py --start --capacity --streams 0 --games 100 --slow-clients 1000
+    .venv/bin/python -m bench.stream --start --streams 200
+    .venv/bin/python -m bench.stream --url http://127.0.0.1:8000
+    .venv/bin/python -m bench.stream --start --capacity --streams 10000 --games 100 --pace 3
+    .venv/bin/python -m bench.stream --start --capacity --streams 0 --games 100 --slow-clients 1000
 
 Scenario 1: --streams Server-Sent Event streams on --streams/4 four-human Trick & Snipers games
 (one stream per seat token), all opened first; then --drivers threads play those games round
 robin through the API. Delivery latency = arrival on a stream - the event's `recorded_at`
-(stamped just before the commit, so it slightly overstates). The streams are read by one
-thread with non-blocking sockets (HTTP/1.0, so no chunked framing), not 200 client threads.
+(stamped just before the commit, so it slightly overstates). The streams are read as in
+scenario 2, by bench/sse_reader.py's process (HTTP/1.0, so no chunked framing).
 Also reports the POST /actions latency while the streams are open.
 
 Scenario 2 (--capacity): --games four-human St Patrick tables (--game-type; long games, the
@@ -43,24 +43,19 @@ import bisect
 import json
 import os
 import random
-import selectors
 import shutil
-import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import psutil
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench import server_procs  # noqa: E402
-from bench.paced_play import (  # noqa: E402
+from bench import server_procs
+from bench.paced_play import (
     PacedPlay,
     Table,
     Timed,
@@ -68,17 +63,17 @@ from bench.paced_play import (  # noqa: E402
     posts_between,
     probes_between,
 )
-from bench.players import Api, expect, parse_time  # noqa: E402
-from bench.service import started_service  # noqa: E402
-from bench.sse_reader import ReaderProcess, Status  # noqa: E402
-from bench.stats import Counter, Progress, ms, percentile  # noqa: E402
-from domain.templates import action_from_template  # noqa: E402
+from bench.players import Api, PlayedTable, take_turn
+from bench.service import started_service
+from bench.sse_reader import ReaderProcess, Status
+from bench.stats import Progress, ms, percentile
 
 GOAL_P95_MS = 100.0
 GOAL_CAPACITY_P95_MS = 250.0  # delivery, with all the streams open
 GOAL_POST_P99_RATIO = 2.0  # POST p99 with the streams (or slow clients) / without
 REPLACEMENT_WINDOW_S = 2.0  # after a game's replacement: its end, the new game, its streams
 GOAL_RSS_BYTES = 2 * 1024**3  # every server process together, with all the streams open
+SCENARIO_TIMEOUT = 30.0  # s for scenario 1's streams to open, and to end after their games
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -132,139 +127,66 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 # --- streams ---------------------------------------------------------------------------------
 
 
-class StreamReader:
-    """Reads many SSE streams in one thread; records (latency s, open streams) per event."""
-
-    def __init__(self, url: str) -> None:
-        parts = urlsplit(url)
-        self.address = (parts.hostname, parts.port or 80)
-        self.selector = selectors.DefaultSelector()
-        self.buffers: dict[socket.socket, bytes] = {}
-        self.open = 0
-        self.samples: list[tuple[float, int]] = []
-        self.errors = Counter()
-        self.refused = 0
-        self._stop = threading.Event()
-
-    def open_stream(self, path: str) -> None:
-        sock = socket.create_connection(self.address, timeout=10)
-        sock.sendall(f"GET {path} HTTP/1.0\r\nAccept: text/event-stream\r\n\r\n".encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            chunk = sock.recv(4096)
-            if not chunk:
-                raise OSError("closed before the headers")
-            head += chunk
-        status = head.split(b" ", 2)[1]
-        if status != b"200":
-            self.refused += 1
-            sock.close()
-            raise OSError(f"stream refused: {head[:200]!r}")
-        sock.setblocking(False)
-        self.buffers[sock] = head.split(b"\r\n\r\n", 1)[1]
-        self.selector.register(sock, selectors.EVENT_READ)
-        self.open += 1
-
-    def run(self) -> None:
-        while not self._stop.is_set() and self.open:
-            for key, _ in self.selector.select(timeout=0.2):
-                self._read(key.fileobj)
-
-    def _read(self, sock) -> None:
-        try:
-            chunk = sock.recv(65536)
-        except BlockingIOError:
-            return
-        except OSError:
-            chunk = b""
-        arrived = time.time()
-        if not chunk:
-            self.selector.unregister(sock)
-            sock.close()
-            self.open -= 1
-            return
-        data = self.buffers[sock] + chunk
-        *lines, rest = data.split(b"\n")
-        self.buffers[sock] = rest
-        for line in lines:
-            if line.startswith(b"data: "):
-                event = json.loads(line[6:])
-                lag = arrived - parse_time(event["recorded_at"]).timestamp()
-                self.samples.append((lag, self.open))
-
-    def stop(self) -> None:
-        self._stop.set()
-
-
-def drive(api: Api, games: list[dict], rng: random.Random, pace: float, posts: list) -> None:
-    """Plays the games round robin, one action per game per turn, until all are over."""
-    active = list(games)
+def drive(api: Api, tables: list[PlayedTable], pace: float, posts: list[float]) -> None:
+    """Plays the tables round robin, one action per table per turn, until all are over."""
+    active = list(tables)
     while active:
-        for game in list(active):
-            state = api.call("GET", f"/games/{game['id']}")[0].json()
-            if state["status"] == "finished" or not state["to_act"]:
-                active.remove(game)
-                continue
-            seat = state["to_act"][0]
-            token = game["tokens"][seat]
-            mine = api.state(game["id"], token)
-            action = action_from_template(rng.choice(mine["you"]["legal_actions"]), rng)
-            response, seconds = api.call("POST", f"/games/{game['id']}/actions", token, json=action)
-            if response.status_code == 201:
-                posts.append(seconds)
-            elif response.status_code != 409:  # another driver never shares a game
-                expect(response, 201)
-            if pace:
-                time.sleep(pace)
+        for table in list(active):
+            seat = table.seat_to_act()
+            if table.finished:
+                active.remove(table)
+            elif seat is None:  # a worker's step is under way: look again next turn
+                table.refresh(api)
+            else:
+                posts.append(take_turn(api, table, seat).post)
+                if pace:
+                    time.sleep(pace)
 
 
 def scenario_streams(args: argparse.Namespace, url: str) -> dict:
     api = Api(url)
-    games = []
-    for _ in range(max(1, args.streams // 4)):
-        seats = [{"kind": "human", "name": f"p{i}"} for i in range(4)]
-        created = api.create_game(seats)
-        tokens = {t["seat"]: t["token"] for t in created["tokens"]}
-        games.append({"id": created["id"], "tokens": tokens, "version": created["version"]})
-    reader = StreamReader(url)
-    for game in games:
-        for token in game["tokens"].values():
-            reader.open_stream(
-                f"/games/{game['id']}/events/stream?after={game['version']}&access_token={token}"
-            )
-    print(f"{reader.open} streams open on {len(games)} games", file=sys.stderr)
-    reading = threading.Thread(target=reader.run, daemon=True)
-    reading.start()
+    tables = [
+        PlayedTable.create(api, random.Random(args.seed + i), name="p")
+        for i in range(max(1, args.streams // 4))
+    ]
+    paths = [
+        f"/games/{table.id}/events/stream?after={table.state['version']}&access_token={token}"
+        for table in tables
+        for token in table.tokens.values()
+    ]
+    reader = ReaderProcess(url)
+    reader.open(paths, concurrency=50)
+    status = wait_for(reader, lambda s: s.pending == 0, SCENARIO_TIMEOUT)
+    print(f"{status.open_now} streams open on {len(tables)} games", file=sys.stderr)
     posts: list[float] = []
-    shares = [games[i :: args.drivers] for i in range(args.drivers)]
+    shares = [tables[i :: args.drivers] for i in range(args.drivers)]
 
     def render(elapsed: float) -> str:
-        lags = [lag for lag, _ in reader.samples]
+        s = reader.status()
         return (
-            f"[streams] open {reader.open}  events delivered {len(lags)}  actions {len(posts)}"
-            f"  p95 {ms(percentile(lags, 95)):.1f} ms  {elapsed:.0f} s"
+            f"[streams] open {s.open_now}  events delivered {s.events}  actions {len(posts)}"
+            f"  recent p95 {ms(s.recent_p95):.1f} ms  {elapsed:.0f} s"
         )
 
     started = time.perf_counter()
     with Progress(render):
         drivers = [
-            threading.Thread(
-                target=drive, args=(Api(url), share, random.Random(args.seed + i), args.pace, posts)
-            )
-            for i, share in enumerate(shares)
+            threading.Thread(target=drive, args=(Api(url), share, args.pace, posts))
+            for share in shares
         ]
         for thread in drivers:
             thread.start()
         for thread in drivers:
             thread.join()
-        reading.join(timeout=30)
+        wait_for(reader, lambda s: s.open_now == 0, SCENARIO_TIMEOUT)  # the last events
     seconds = time.perf_counter() - started
-    reader.stop()
-    full = [lag for lag, open_ in reader.samples if open_ >= args.streams]
-    lags = [lag for lag, _ in reader.samples]
+    final = reader.stop()
+    lags = list(final.lags)
+    full = [lag for lag, at in zip(final.lags, final.arrivals, strict=True)
+            if at < final.first_ended_at]  # fmt: skip
     return {
         "streams": args.streams,
-        "games": len(games),
+        "games": len(tables),
         "events_delivered": len(lags),
         "delivered_with_all_streams_open": len(full),
         "delivery_p50_ms": ms(percentile(lags, 50)),
@@ -275,8 +197,18 @@ def scenario_streams(args: argparse.Namespace, url: str) -> dict:
         "actions_per_s": len(posts) / seconds,
         "post_p50_ms": ms(percentile(posts, 50)),
         "post_p95_ms": ms(percentile(posts, 95)),
-        "refused_streams": reader.refused,
+        "refused_streams": sum(final.refusals.values()) + sum(final.failed.values()),
     }
+
+
+def wait_for(reader: ReaderProcess, done: Callable[[Status], bool], timeout: float) -> Status:
+    """The reader's status once `done` says so, or when `timeout` s have passed."""
+    deadline = time.monotonic() + timeout
+    status = reader.status()
+    while not done(status) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        status = reader.status()
+    return status
 
 
 # --- capacity: thousands of streams while tables play at a human pace -------------------------

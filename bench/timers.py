@@ -2,7 +2,7 @@
 turn_seconds=5, on a service started as make run does (one worker process). Lag = the
 TurnTimedOut's recorded_at minus the seat's deadline as the API showed it.
 
-    .venv/bin/python bench/timers.py --tables 100
+    .venv/bin/python -m bench.timers --tables 100
 
 Goal: p95 lag < 1 s with 100 tables timing out together.
 """
@@ -14,15 +14,11 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
-from pathlib import Path
 
 import requests
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.service import started_service  # noqa: E402
-from bench.stats import percentile  # noqa: E402
+from bench.service import started_service
+from bench.stats import percentile
 
 GOAL_P95_SECONDS = 1.0
 TURN_SECONDS = 5

@@ -1,9 +1,9 @@
 """Bot level against bot level, in the pure domain: how much more often a level wins.
 
-    .venv/bin/python bench/tournament.py --pairings basic:random --processes 2
-    .venv/bin/python bench/tournament.py --pairings strong:basic --game saint_poker \\
+    .venv/bin/python -m bench.tournament --pairings basic:random --processes 2
+    .venv/bin/python -m bench.tournament --pairings strong:basic --game saint_poker \\
         --games 100 --iterations 200 --chart docs/tournament.png --json tournament.json
-    .venv/bin/python bench/tournament.py --chart-from a.json b.json --chart docs/tournament.png
+    .venv/bin/python -m bench.tournament --chart-from a.json b.json --chart docs/tournament.png
 
 A pairing A:B plays games with one seat of level A and every other seat of level B. Player
 counts are used in turn (each game's min_players..max_players) and A's seat rotates round the
@@ -31,20 +31,16 @@ import json
 import math
 import multiprocessing
 import random
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make the project importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.stats import Progress, percentile  # noqa: E402
-from domain.budget import Iterations  # noqa: E402
-from domain.games import GAME_TYPES  # noqa: E402
-from domain.selfplay import bot_table, steps  # noqa: E402
+from bench.stats import Progress, percentile
+from domain.budget import Iterations
+from domain.games import GAME_TYPES
+from domain.selfplay import bot_table, steps
 
 BOOTSTRAP_RESAMPLES = 2_000
 BAR_WIDTH = 30

@@ -1,6 +1,6 @@
 """Two nodes on one machine: delivery through the other node, and a failover that loses nothing.
 
-    .venv/bin/python bench/two_nodes.py --games 20 --streams-per-game 10 --seconds 30
+    .venv/bin/python -m bench.two_nodes --games 20 --streams-per-game 10 --seconds 30
 
 Node A is `make run` with Pushpin in front (embedded Postgres and Redis, its API, its worker);
 node B is a second API behind a second Pushpin on the same Postgres and Redis. A's worker
@@ -15,26 +15,24 @@ once, in order (lost = 0). Prints progress and the figures; exits 1 if a goal fa
 from __future__ import annotations
 
 import argparse
-import json
+import http.client
+import os
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from datetime import datetime
 from pathlib import Path
 
 import psutil
 import requests
 
-if __package__ in (None, ""):  # run as a script: make `bench` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench.paced_play import PacedPlay
-from bench.service import free_port, second_api, started_service
+from bench.players import parse_time
+from bench.service import free_port, second_api, serving, started_service
 from bench.stats import percentile
 from embedded.pushpin import PushpinSetup, command
+from testing.sse import Stream
 
 GOAL_P95_MS = 250.0
 
@@ -52,25 +50,25 @@ class Watcher(threading.Thread):
         for url in self.urls:
             try:
                 self._read(url)
-            except (OSError, requests.RequestException):
+            except (OSError, http.client.HTTPException):
                 pass
             if self.stopping:
                 return
 
     def _read(self, url: str) -> None:
         headers = {"Last-Event-ID": str(self.versions[-1])} if self.versions else {}
-        path = f"{url}/games/{self.game_id}/events/stream"
         opened = time.time()  # events recorded before are the backlog, not a delivery
-        with requests.get(path, headers=headers, stream=True, timeout=30) as response:
-            for line in response.iter_lines():
+        with Stream(f"{url}/games/{self.game_id}/events/stream", headers, timeout=30) as stream:
+            if stream.status != 200:
+                return
+            for event in stream.events():
                 if self.stopping:
                     return
-                if line.startswith(b"data: "):
-                    event = json.loads(line[6:])
-                    self.versions.append(event["version"])
-                    recorded = datetime.fromisoformat(event["recorded_at"].replace("Z", "+00:00"))
-                    if recorded.timestamp() >= opened:
-                        self.latencies.append(time.time() - recorded.timestamp())
+                data = event["data"]
+                self.versions.append(data["version"])
+                recorded = parse_time(data["recorded_at"]).timestamp()
+                if recorded >= opened:
+                    self.latencies.append(time.time() - recorded)
 
 
 def kill_pushpin(port: int) -> None:
@@ -109,18 +107,11 @@ def main() -> int:
         with second_api(node_a, settings_b) as api_b:
             directory = Path(tempfile.mkdtemp(prefix="cardroom-pushpin-b-"))
             setup = PushpinSetup(directory, free_port(), api_b.split("//")[1], control_b)
-            quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-            pushpin_b = subprocess.Popen(command(setup), start_new_session=True, **quiet)
-            node_b = f"http://127.0.0.1:{setup.port}"
-            try:
-                return run(args, node_a.url, node_b, port_a)
-            finally:
-                pushpin_b.terminate()
-                pushpin_b.wait(timeout=15)
+            with serving(command(setup), setup.port, dict(os.environ)) as pushpin_b:
+                return run(args, node_a.url, pushpin_b.url, port_a)
 
 
 def run(args: argparse.Namespace, node_a: str, node_b: str, port_a: int) -> int:
-    _wait_up(node_b)
     play = PacedPlay(node_b, "trick_and_snipers", "basic", args.pace, 4, seed=1)
     tables = play.create_tables(args.games)
     latencies: list[float] = []
@@ -172,17 +163,6 @@ def run(args: argparse.Namespace, node_a: str, node_b: str, port_a: int) -> int:
     for text, ok in goals:
         print(f"goal: {text}: {'PASS' if ok else 'FAIL'}")
     return 0 if all(ok for _, ok in goals) else 1
-
-
-def _wait_up(url: str) -> None:
-    for _ in range(100):
-        try:
-            if requests.get(f"{url}/healthz", timeout=2).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.1)
-    raise SystemExit(f"{url} did not come up")
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@
 - `outage`: a player's receiver goes down for two minutes while notices keep coming, then comes
   back on the same port. Goal: every notice arrives (at least once), first arrivals in order.
 
-    .venv/bin/python bench/webhooks.py latency --start
-    .venv/bin/python bench/webhooks.py outage --start [--down-seconds 120]
+    .venv/bin/python -m bench.webhooks latency --start
+    .venv/bin/python -m bench.webhooks outage --start [--down-seconds 120]
 """
 
 from __future__ import annotations
@@ -19,15 +19,13 @@ import threading
 import time
 from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import requests
 from standardwebhooks import Webhook
 from standardwebhooks.webhooks import WebhookVerificationError
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from service import started_service  # noqa: E402
-from stats import percentile  # noqa: E402
+from bench.service import started_service
+from bench.stats import percentile
 
 GOAL_P95_SECONDS = 0.5
 INVITED = ["invited"]

@@ -9,13 +9,10 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
 import pytest
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
+
+from testing.databases import temporary_database
 
 SESSION_ID = uuid.uuid4().hex[:12]
 
@@ -29,33 +26,6 @@ def _required_env(name: str) -> str:
             pytrace=False,
         )
     return value
-
-
-def with_database(url: str, dbname: str) -> str:
-    """The same server and credentials as url, database dbname (URL or key=value form)."""
-    if "://" in url:
-        parts = urlsplit(url)
-        return urlunsplit(parts._replace(path=f"/{dbname}"))
-    return make_conninfo(url, dbname=dbname)
-
-
-@contextmanager
-def temporary_database(server_url: str, name: str, migrate: bool = True) -> Iterator[str]:
-    """A database on the server of server_url, migrated unless told not to, dropped afterwards."""
-    from events.postgres.migrate import apply_migrations
-
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    url = with_database(server_url, name)
-    try:
-        if migrate:
-            apply_migrations(url)
-        yield url
-    finally:
-        with psycopg.connect(server_url, autocommit=True) as conn:
-            conn.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
 
 
 @pytest.fixture(scope="session")

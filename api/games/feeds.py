@@ -29,9 +29,9 @@ from events.records import StoredEvent
 
 # Events a feed holds from before its latest read (each with its render per viewer), beside
 # all that read brought. Live streams follow the head; one further behind (a resuming client)
-# is served from the read that found it so, rendered for it alone. A larger window mostly held
-# games' pasts in memory: in the soak, the windows of 200 live games (64 events each) were
-# what the API workers grew by for minutes.
+# is served from the read that found it so, rendered for it alone. A larger window mostly holds
+# games' pasts in memory: with 200 live games, windows of 64 events each grow an API worker's
+# memory for minutes.
 KEEP = 16
 RECENT_FEEDS = 16  # feeds kept after their last stream ended (a client reconnecting soon)
 # While the notifier is not listening, streams poll (every second or so): reads within this

@@ -1,14 +1,14 @@
 """Work handed to the workers fairly between the clients that created the tables.
 
-RQ runs jobs in the order they were enqueued. The relay used to enqueue every outbox row as it
-was committed, so a client that created many tables (twelve with one scripted human seat, or
-five-seat tables of strong bots at 10 s of worker time each) queued hundreds of jobs ahead of a
-real player's bot, whose answer went from 0.65 s to 10 s. Now the relay keeps only a few jobs
-in RQ ahead of the workers (`work_ahead`), and picks the next from the outbox in turns between
-creators: each creator's next row before any creator's one after it, counting the jobs it has
-running; among creators with the same turn, the one that used the least worker time lately
-first (seconds decaying by half every HALF_LIFE_SECONDS); then the oldest row. A player's bot
-then waits for at most the few jobs ahead of it, whatever another client floods.
+RQ runs jobs in the order they were enqueued. A relay that enqueued every outbox row as it was
+committed would let a client that created many tables (twelve with one scripted human seat, or
+five-seat tables of strong bots at 10 s of worker time each) queue hundreds of jobs ahead of a
+real player's bot, whose answer would take 10 s instead of well under one. So the relay keeps
+only a few jobs in RQ ahead of the workers (`work_ahead`), and picks the next from the outbox
+in turns between creators: each creator's next row before any creator's one after it, counting
+the jobs it has running; among creators with the same turn, the one that used the least worker
+time lately first (seconds decaying by half every HALF_LIFE_SECONDS); then the oldest row. A
+player's bot then waits for at most the few jobs ahead of it, whatever another client floods.
 
 A job reports the time it took when it ends (`job_finished`), which also wakes the relay: a
 place ahead of the workers is free.

@@ -8,8 +8,9 @@ It is bounded by count, in two parts: games in play (`capacity`) and finished ga
 few times just after its end, then seldom; kept with the others, the tables of a long-running
 process would be mostly games long over (a table is some 10-20 KiB), so its memory would grow
 with its history until the cache is full, rather than with the games in play. 32 finished
-games cover the reads just after their ends (the soak ends some 50 games a minute over two
-processes); 256 took a process minutes to fill, which the soak saw as memory growing.
+games cover the reads just after their ends (a busy server ends some 50 games a minute over
+two processes); a bound of hundreds takes a process minutes to fill, which looks like memory
+growing.
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ import jsonschema_rs
 import yaml
 from werkzeug.test import TestResponse
 
+from testing.sse import messages
+
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 PROBLEM = "application/problem+json"
 
@@ -143,16 +145,4 @@ def _expect_problem(where: str, response: TestResponse, status: int) -> None:
 def sse_messages(text: str) -> list[dict[str, Any]]:
     """The messages of a Server-Sent Events body that carry data, each as its fields (a field
     given twice keeps its last value, `data` lines are joined); comments are left out."""
-    messages, fields = [], {}
-    for line in text.split("\n"):
-        if line == "":
-            if "data" in fields:
-                messages.append(fields)
-            fields = {}
-        elif not line.startswith(":"):
-            name, _, value = line.partition(":")
-            value = value.removeprefix(" ")
-            if name == "data" and "data" in fields:
-                value = fields["data"] + "\n" + value
-            fields[name] = int(value) if name == "retry" and value.isdigit() else value
-    return messages
+    return [m for m in messages(text.split("\n")) if "comment" not in m]

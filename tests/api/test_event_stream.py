@@ -4,15 +4,12 @@ test client buffers a streamed body), on the session's database, with bots on a 
 from __future__ import annotations
 
 import dataclasses
-import http.client
-import json
 import random
 import threading
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -22,6 +19,7 @@ from api import create_app
 from api.games.stream import stream_hub
 from domain.templates import action_from_template
 from events.postgres.notifications import GameNotifier
+from testing.sse import Stream
 from tests.api.knowledge import cards_of, cards_shown
 from tests.api.play import join_body
 from tests.api.real_server import gunicorn_serving, pushpin_serving
@@ -63,39 +61,6 @@ def server(request, settings, tmp_path_factory) -> Iterator[str]:
         return
     with pushpin_serving(settings, tmp_path_factory.mktemp("pushpin"), **environment) as front:
         yield front.url
-
-
-class Stream:
-    """A minimal SSE client: (id, event, data) messages and comments, line by line."""
-
-    def __init__(self, url: str, headers: dict | None = None, timeout: float = 20.0) -> None:
-        parts = urlsplit(url)
-        self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
-        self.conn.request("GET", f"{parts.path}?{parts.query}", headers=headers or {})
-        self.response = self.conn.getresponse()
-        self.comments: list[str] = []
-
-    def messages(self) -> Iterator[dict]:
-        """Each event as {"id", "event", "data"}; ends when the server ends the stream."""
-        fields: dict = {}
-        while line := self.response.readline():
-            text = line.decode("utf-8").rstrip("\n")
-            if text.startswith(":"):
-                self.comments.append(text[1:].strip())
-                yield {"comment": text[1:].strip()}
-            elif text == "":
-                if "data" in fields:
-                    yield {**fields, "data": json.loads(fields["data"])}
-                fields = {}
-            else:
-                name, _, value = text.partition(": ")
-                fields[name] = value
-
-    def events(self) -> Iterator[dict]:
-        return (m for m in self.messages() if "data" in m)
-
-    def close(self) -> None:
-        self.conn.close()
 
 
 def new_game(server: str, seats: list[dict], options: dict | None = None) -> dict:

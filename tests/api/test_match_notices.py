@@ -8,9 +8,10 @@ import dataclasses
 
 import pytest
 
+from testing.sse import Stream
 from tests.api.knowledge import cards_shown
 from tests.api.play import auth
-from tests.api.test_event_stream import HEARTBEAT, Stream, serving
+from tests.api.test_event_stream import HEARTBEAT, serving
 from tests.api.test_player_stream import notices_until, post
 from tests.api.test_players import new_player
 from tests.api.test_webhooks import NOTICE_KEYS, receiver_for

@@ -10,8 +10,8 @@ import time
 
 import requests
 
+from testing.sse import Stream
 from tests.api import test_event_stream
-from tests.api.test_event_stream import Stream
 
 KINDS = {"your_turn", "game_started", "game_ended", "invited", "timed_out", "seat_lost"}
 

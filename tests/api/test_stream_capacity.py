@@ -9,8 +9,9 @@ import time
 
 import requests
 
+from testing.sse import Stream
 from tests.api.real_server import pushpin_serving
-from tests.api.test_event_stream import HEARTBEAT, Stream, act, new_game, serving
+from tests.api.test_event_stream import HEARTBEAT, act, new_game, serving
 
 HUMANS = [{"kind": "human", "name": name} for name in ("Ana", "Bo", "Cy")]
 

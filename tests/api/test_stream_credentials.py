@@ -16,11 +16,11 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 
+from testing.sse import Stream
 from tests.api import test_event_stream
 from tests.api.real_server import gunicorn_serving, pushpin_serving
 from tests.api.test_event_stream import (
     HEARTBEAT,
-    Stream,
     act,
     game_state,
     new_game,

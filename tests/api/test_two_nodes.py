@@ -14,6 +14,7 @@ import psutil
 import pytest
 
 from embedded.pushpin import PushpinSetup
+from testing.sse import Stream
 from tests.api.conftest import start_worker, stop_worker
 from tests.api.real_server import (
     free_port,
@@ -22,7 +23,7 @@ from tests.api.real_server import (
     stop_pushpin,
     wait_until_up,
 )
-from tests.api.test_event_stream import Stream, act, game_state, new_game
+from tests.api.test_event_stream import act, game_state, new_game
 
 HUMANS = [{"kind": "human", "name": name} for name in ("Ana", "Bo", "Cy")]
 ENVIRONMENT = {"RATE_LIMITS": "off", "STREAM_HEARTBEAT_SECONDS": "1"}

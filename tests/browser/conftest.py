@@ -26,12 +26,13 @@ from typing import Any
 import pytest
 
 from events.settings import Settings
+from testing.browser.chromium import find_chromium, unavailable_reason
+from testing.browser.pages import Browsing, new_browsing
+from testing.databases import temporary_database
 from tests.api.conftest import app, start_worker, stop_worker  # noqa: F401 (a fixture)
 from tests.api.test_event_stream import serving
 from tests.browser.accessibility import HOW_TO_INSTALL, axe_source
-from tests.browser.chromium import find_chromium, unavailable_reason
-from tests.browser.pages import Browsing, new_browsing
-from tests.conftest import SESSION_ID, _required_env, temporary_database
+from tests.conftest import SESSION_ID, _required_env
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tests.browser.cards import Card, cards_in_html, cards_in_json
-from tests.browser.pages import Browsing
-from tests.browser.secrets import http_reader, secret_cards
+from testing.browser.cards import Card, cards_in_html, cards_in_json
+from testing.browser.pages import Browsing
+from testing.browser.secrets import http_reader, secret_cards
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,20 @@
 """Accessibility, checked by axe-core (from npm, test-only: tests/browser/axe): no serious or
 critical violation on the lobby, a table of every game, the replay viewer, the result screen, a
-guide, the glossary, my tables and the player's page, in English and in French."""
+guide, the glossary, my tables, the player's page, "Play now" (its form and its search) and the
+leaderboards (with players, and empty), in English and in French."""
 
 from __future__ import annotations
 
 import pytest
+import requests
 
+from events.ratings import PROVISIONAL_GAMES
+from testing.browser.finished import finished_bot_game
+from testing.browser.table_page import TablePage, create_table
 from tests.browser.accessibility import serious_violations
-from tests.browser.finished import finished_bot_game
-from tests.browser.table_page import TablePage, create_table
+from tests.browser.test_leaderboard import write_rating
+from tests.browser.test_play_now import ask
+from tests.browser.test_players import make_player
 
 pytestmark = pytest.mark.browser
 
@@ -78,3 +84,33 @@ def test_my_tables_and_the_players_page_have_no_serious_violation(open_page, axe
     browsing.page.click("#import-key")
     browsing.page.wait_for_selector("#import-problem:not([hidden])")
     assert_accessible(browsing, axe, "the player's page")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_play_now_and_the_leaderboards_have_no_serious_violation(
+    open_page, live_server, axe, locale
+):
+    browsing = open_page("phone", locale)
+    player = make_player(browsing, "Ada")
+    write_rating(live_server, "trick_and_snipers", player["id"], 100.0, PROVISIONAL_GAMES)
+    page = browsing.page
+    page.wait_for_selector("#queue-form #queue-type")
+    assert_accessible(browsing, axe, "play now")
+    try:
+        ask(page, "ouroboros_trick", [3], rated=False, bots_after=None)  # a pool of its own
+        page.click("#queue-join")
+        page.wait_for_selector("#queue-waiting:not([hidden])")
+        page.wait_for_selector("#queue-waited:not(:empty)")
+        assert_accessible(browsing, axe, "play now, searching")
+        page.click("#queue-cancel")
+        page.wait_for_selector("#queue-form:not([hidden])")
+    finally:
+        auth = {"Authorization": f"Bearer {player['key']}"}
+        requests.delete(f"{live_server.url}/me/queue", headers=auth, timeout=10)
+    browsing.goto("#/leaderboard/trick_and_snipers")
+    row = '#board-rows tr[data-player="{}"]'.format(player["id"])
+    page.wait_for_selector(row)
+    assert_accessible(browsing, axe, "a leaderboard")
+    browsing.goto("#/leaderboard/saint_poker")  # nobody ranked: its empty state
+    page.wait_for_selector("#board-empty:not([hidden])")
+    assert_accessible(browsing, axe, "an empty leaderboard")

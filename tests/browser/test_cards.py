@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.cards import card_name, cards_in_html, cards_in_json, cards_in_text
+from testing.browser.cards import card_name, cards_in_html, cards_in_json, cards_in_text
 
 
 @pytest.mark.parametrize(

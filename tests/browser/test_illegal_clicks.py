@@ -11,8 +11,8 @@ import pytest
 import requests
 
 from domain.games import get_game_type
-from tests.browser.cards import card_json, cards_of
-from tests.browser.table_page import TablePage
+from testing.browser.cards import card_json, cards_of
+from testing.browser.table_page import TablePage
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.table_page import TablePage
+from testing.browser.table_page import TablePage
 from tests.browser.test_live_updates import pass_for, three_humans
 
 pytestmark = pytest.mark.browser
@@ -57,6 +57,14 @@ SAID = [  # (language, key, arguments, what the page says)
     ("fr", "hand", ["full house, kings over fives"], "full aux rois par les 5"),
     ("fr", "status.waiting", [1], "En attente de 1 joueur de plus."),
     ("en", "status.waiting", [2], "Waiting for 2 more players to join."),
+    ("en", "queue.waited", [1], "Waiting for 1 second."),
+    ("en", "queue.waited", [2], "Waiting for 2 seconds."),
+    ("fr", "queue.waited", [0], "Attente : 0 seconde."),
+    ("fr", "queue.waited", [61], "Attente : 61 secondes."),
+    ("fr", "queue.size", [3], "3 joueurs"),
+    ("en", "board.display", [1234.5678], "1,234.6"),
+    ("fr", "board.display", [9.7], "9,7"),
+    ("fr", "board.bot", ["strong"], "Robot fort"),
 ]
 
 

@@ -10,8 +10,8 @@ from contextlib import contextmanager
 import pytest
 import requests
 
-from tests.browser.secrets import http_reader
-from tests.browser.table_page import TablePage
+from testing.browser.secrets import http_reader
+from testing.browser.table_page import TablePage
 
 pytestmark = pytest.mark.browser
 

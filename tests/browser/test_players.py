@@ -11,8 +11,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from tests.browser.pages import Browsing
-from tests.browser.table_page import TablePage, create_table
+from testing.browser.pages import Browsing
+from testing.browser.table_page import TablePage, create_table
 from tests.browser.test_live_updates import streams_lasting
 
 pytestmark = pytest.mark.browser

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.cards import cards_of
-from tests.browser.secrets import http_reader
-from tests.browser.table_page import TablePage, create_table
+from testing.browser.cards import cards_of
+from testing.browser.secrets import http_reader
+from testing.browser.table_page import TablePage, create_table
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ import json
 import pytest
 import requests
 
-from tests.browser.finished import finished_bot_game, tamper_with_an_event
+from testing.browser.finished import finished_bot_game, tamper_with_an_event
 
 pytestmark = pytest.mark.browser
 

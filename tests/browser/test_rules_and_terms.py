@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.table_page import TablePage, create_table
+from testing.browser.table_page import TablePage, create_table
 
 pytestmark = pytest.mark.browser
 

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from tests.browser.cards import card_name
+from testing.browser.cards import card_name
+from testing.browser.secrets import http_reader, secret_cards
+from testing.browser.table_page import TablePage, create_table
 from tests.browser.leaks import assert_no_secret_card_shown
-from tests.browser.secrets import http_reader, secret_cards
-from tests.browser.table_page import TablePage, create_table
 
 pytestmark = pytest.mark.browser
 

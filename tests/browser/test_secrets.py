@@ -9,9 +9,8 @@ import random
 import pytest
 
 from domain.games import get_game_type
-from tests.api.play import auth, create_game, humans, tokens_of
-from tests.browser.cards import Card, card_json, card_of, cards_of
-from tests.browser.secrets import (
+from testing.browser.cards import Card, card_json, card_of, cards_of
+from testing.browser.secrets import (
     NotFirstDeal,
     all_events,
     client_reader,
@@ -19,6 +18,7 @@ from tests.browser.secrets import (
     secret_cards,
     server_table,
 )
+from tests.api.play import auth, create_game, humans, tokens_of
 
 
 def shuffled_deck(game_type: str, players: int, seed: int) -> list[Card]:

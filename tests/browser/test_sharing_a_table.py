@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from tests.browser.cards import card_of
+from testing.browser.cards import card_of
+from testing.browser.secrets import all_events, http_reader
+from testing.browser.table_page import TablePage, create_table, join_by_link
 from tests.browser.leaks import assert_no_secret_card_shown
-from tests.browser.secrets import all_events, http_reader
-from tests.browser.table_page import TablePage, create_table, join_by_link
 
 pytestmark = pytest.mark.browser
 WAIT = 20.0

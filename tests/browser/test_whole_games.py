@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.cards import card_name, card_of
+from testing.browser.cards import card_name, card_of
+from testing.browser.secrets import http_reader
+from testing.browser.table_page import TablePage, create_table
 from tests.browser.leaks import assert_no_secret_card_shown
-from tests.browser.secrets import http_reader
-from tests.browser.table_page import TablePage, create_table
 
 pytestmark = pytest.mark.browser
 

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.chaos import scenarios
-from tests.chaos.servers import redis_executable
-from tests.conftest import SESSION_ID, _required_env, temporary_database
+from testing.chaos import scenarios
+from testing.chaos.servers import redis_executable
+from testing.databases import temporary_database
+from tests.conftest import SESSION_ID, _required_env
 
 pytestmark = [
     pytest.mark.chaos,

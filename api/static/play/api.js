@@ -81,6 +81,15 @@ export const api = {
     return send("GET", `/me/games?${query}`, { token: key, headers: etag ? { "If-None-Match": etag } : {} });
   },
   noticeTicket: (key) => send("POST", "/me/stream-ticket", { token: key }),
+  // the matchmaking queue ("play now"): one per player
+  joinQueue: (key, body) => send("POST", "/me/queue", { token: key, body }),
+  myQueue: (key) => send("GET", "/me/queue", { token: key }),
+  leaveQueue: (key) => send("DELETE", "/me/queue", { token: key }),
+  leaderboard: (type, cursor, limit = 20) => {
+    const query = new URLSearchParams({ limit });
+    if (cursor) query.set("cursor", cursor);
+    return send("GET", `/leaderboards/${encodeURIComponent(type)}?${query}`);
+  },
 };
 
 // A finished game's export: its header and every event with the fields the hash chain covers.

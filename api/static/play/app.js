@@ -18,7 +18,7 @@ const ROUTES = [
   [/^#\/glossary$/, "guide", (m, root) => m.showGlossary(root)],
   [/^#\/me$/, "me", (m, root) => m.showMe(root)],
   [/^#\/tables$/, "mine", (m, root) => m.showMyTables(root)],
-  // A leaderboard page (#/leaderboard/<type>) joins these once the server rates players.
+  [/^#\/leaderboard(?:\/(\w+))?$/, "leaderboard", (m, root, type) => m.showLeaderboard(root, type)],
   [/^(#\/?)?$/, "lobby", (m, root) => m.showLobby(root)],
 ];
 

@@ -1,16 +1,14 @@
-// The lobby: who you play as (made on the first visit that names it or takes a seat), the game
-// types, a form to create a table (you, bots, open seats, options), your tables (the player's,
-// live, and any this browser holds without it) and the tables waiting for players; and the page
-// that takes a shared seat.
-//
-// "Play now" (the matchmaker's queue) belongs in the player's box (#me-box) once the server
-// has a queue; it has none yet, so nothing stands in for it.
+// The lobby: who you play as (made on the first visit that names it or takes a seat), "Play
+// now" (the matchmaker's queue, playnow.js), the game types, a form to create a table (you,
+// bots, open seats, options), your tables (the player's, live, and any this browser holds
+// without it) and the tables waiting for players; and the page that takes a shared seat.
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { welcomeForm } from "./me.js";
 import { MyTables } from "./mine.js";
+import { playNowPanel, queueNotice } from "./playnow.js";
 import { ensurePlayer, offPlayer, onPlayer, player, suggestedName } from "./player.js";
 import { problemText } from "./problems.js";
 import { keepSeat, mySeats, seatOf } from "./seats.js";
@@ -27,38 +25,42 @@ export function showLobby(root) {
   const said = h("p", { id: "mine-said", class: "visually-hidden", "aria-live": "polite" });
   replace(root, h("section", { id: "lobby" },
     h("h1", {}, t("lobby.title")),
-    h("section", { id: "me-box", "aria-labelledby": "me-box-title" }),
+    h("section", { id: "me-box", "aria-labelledby": "me-box-title" },
+      h("h2", { id: "me-box-title" }, t("me.title")), h("div", { id: "me-who-box" }), h("div", { id: "play-now-slot" })),
     h("form", { id: "create", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t("lobby.new")), h("p", {}, t("lobby.loading"))),
     h("section", { "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title" }, t("lobby.mine")), said, mine,
       h("p", { id: "all-mine" }, h("a", { href: "#/tables" }, t("mine.all"))),
       h("div", { id: "here" })),
     h("section", { "aria-labelledby": "waiting-title" }, h("h2", { id: "waiting-title" }, t("lobby.waiting")), h("ul", { id: "waiting" })),
     h("section", { "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t("lobby.games")), h("ul", { id: "game-types" }))));
-  const tables = new MyTables(mine, { pageSize: MINE_IN_LOBBY, said });
+  const tables = new MyTables(mine, { pageSize: MINE_IN_LOBBY, said, onNotice: queueNotice });
   const drawMe = () => renderMe(root);
   onPlayer(drawMe);
   drawMe();
   tables.start();
-  load(root);
+  const shown = { left: false, playNow: null };
+  load(root, shown);
   return () => {
+    shown.left = true;
     offPlayer(drawMe);
     tables.stop();
+    if (shown.playNow) shown.playNow.stop();
   };
 }
 
 // Who you play as; on a first visit, the name to play under (or a key from another device).
 function renderMe(root) {
-  const box = root.querySelector("#me-box");
+  const box = root.querySelector("#me-who-box");
   if (!box) return;
   const me = player();
   root.querySelector("#all-mine").hidden = !me;
-  replace(box, h("h2", { id: "me-box-title" }, t("me.title")), me
+  replace(box, me
     ? h("p", { id: "me-who" }, t("me.as_before"), h("strong", { id: "me-name" }, me.name), ". ",
       h("a", { href: "#/me" }, t("me.link")))
     : [welcomeForm(() => {}), h("p", {}, h("a", { href: "#/me" }, t("me.have_key")))]);
 }
 
-async function load(root) {
+async function load(root, shown) {
   try {
     const { data } = await api.gameTypes();
     lobby.types = data;
@@ -66,6 +68,9 @@ async function load(root) {
     replace(root.querySelector("#create"), h("p", { role: "alert" }, `${t("lobby.cannot_load")} ${problemText(error)}`));
     return;
   }
+  if (shown.left) return; // the reader moved on while the types loaded
+  shown.playNow = playNowPanel(lobby.types, nameToMake);
+  replace(root.querySelector("#play-now-slot"), shown.playNow.panel);
   renderTypes(root);
   renderForm(root);
   renderHere(root);
@@ -80,7 +85,8 @@ function renderTypes(root) {
     h("p", { class: "facts-line" }, `${t("lobby.players_range", type.min_players, type.max_players)} · ${t("lobby.bots", type.bot_levels)}`),
     Object.keys(type.options).length
       ? h("ul", { class: "options" }, Object.keys(type.options).map((key) => h("li", { "data-option": key }, optionLabel(key)))) : null,
-    h("p", {}, h("a", { class: "how-to-play", href: `#/rules/${type.id}` }, t("lobby.how", gameName(type.id)))))));
+    h("p", {}, h("a", { class: "how-to-play", href: `#/rules/${type.id}` }, t("lobby.how", gameName(type.id))),
+      " · ", h("a", { class: "leaderboard-link", href: `#/leaderboard/${type.id}` }, t("lobby.leaderboard", gameName(type.id)))))));
 }
 
 function renderForm(root) {

@@ -8,6 +8,7 @@ import { h, replace } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { NoticeStream } from "./notices.js";
 import { offPlayer, onPlayer, player } from "./player.js";
+import { queueNotice } from "./playnow.js";
 import { problemText } from "./problems.js";
 import { gameName } from "./words.js";
 
@@ -16,9 +17,10 @@ const MAX_LIMIT = 100;
 
 export class MyTables {
   // list: the <ul> to fill; filters: {status, mine}; more: a "More" button, or null for a
-  // list of one page; said: an aria-live element for "your turn" as it arrives.
-  constructor(list, { pageSize = 20, filters = {}, more = null, said = null }) {
-    Object.assign(this, { list, pageSize, filters, more, said });
+  // list of one page; said: an aria-live element for "your turn" as it arrives; onNotice: told
+  // every notice too (the lobby's "Play now" waits for `match_found`).
+  constructor(list, { pageSize = 20, filters = {}, more = null, said = null, onNotice = () => {} }) {
+    Object.assign(this, { list, pageSize, filters, more, said, onNotice });
     this.items = [];
     this.cursor = null;
     this.etag = null;
@@ -122,6 +124,7 @@ export class MyTables {
   }
 
   notice(notice) {
+    this.onNotice(notice);
     const item = this.items.find((i) => i.game_id === notice.game_id);
     if (notice.kind === "your_turn" && item && notice.version > item.version) {
       Object.assign(item, { my_turn: true, version: notice.version });
@@ -182,7 +185,7 @@ export function showMyTables(root) {
       h("label", { for: "mine-status" }, `${t("mine.status")} `), status,
       mine, h("label", { for: "mine-turn" }, t("mine.only_my_turn"))),
     said, list, more));
-  const tables = new MyTables(list, { more, said });
+  const tables = new MyTables(list, { more, said, onNotice: queueNotice }); // a match found opens its table
   const filter = () => tables.setFilters({ status: status.value || undefined, mine: mine.checked });
   status.addEventListener("change", filter);
   mine.addEventListener("change", filter);

@@ -16,7 +16,7 @@ export function problemText(error) {
     case "version-conflict": case "game-finished": case "game-not-started": case "unavailable":
     case "network": case "unauthorized": case "forbidden": case "seat-taken": case "not-found":
     case "validation-error": case "payload-too-large": case "request-in-progress":
-    case "idempotency-key-reused":
+    case "idempotency-key-reused": case "already-queued": case "already-matched":
       return t(`problem.${error.code}`);
     default:
       return t("problem.other", error.code);

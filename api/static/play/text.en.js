@@ -28,6 +28,7 @@ export default {
   "nav.glossary": "Glossary",
   "nav.api": "API",
   "nav.tables": "My tables",
+  "nav.leaderboard": "Leaderboards",
   "nav.who": (name) => `You: ${name}`,
   "nav.no_player": "Your player",
   "count": n,
@@ -203,6 +204,8 @@ export default {
   "problem.payload-too-large": "What this page sent was too large.",
   "problem.request-in-progress": "The same request is still being served; wait a moment.",
   "problem.idempotency-key-reused": "This request was already sent with other content.",
+  "problem.already-queued": "You are already waiting for a table (perhaps in another tab or on another device): here is where you stand.",
+  "problem.already-matched": "Too late to cancel: a table was just found for you.",
   "problem.other": (code) => `The server refused it (${code}).`,
 
   // result and outcomes
@@ -277,6 +280,7 @@ export default {
   "lobby.players_range": (a, b) => `${n(a)}–${n(b)} players`,
   "lobby.bots": (levels) => `bots: ${list(levels)}`,
   "lobby.how": (game) => `How to play ${game}`,
+  "lobby.leaderboard": (game) => `${game} leaderboard`,
   "lobby.replay": "replay",
   "lobby.seat_of": (seat) => `seat ${n(seat)}`,
   "lobby.yours": "yours",
@@ -342,6 +346,42 @@ export default {
   "mine.your_turn_at": (game) => `Your turn at ${game}.`,
   "mine.until": (time) => `(until ${time})`,
   "mine.no_player": "This browser has no player yet: create or join a table first.",
+
+  // play now: the matchmaking queue
+  "queue.title": "Play now",
+  "queue.about": "A table with players of about your strength, usually within seconds. The game starts as soon as the table is full.",
+  "queue.sizes": "Table size",
+  "queue.size": (size) => count(size, "player", "players"),
+  "queue.rated": "Rated: the game counts towards your rating",
+  "queue.bots": "If nobody comes, bots may fill the empty seats",
+  "queue.bots_after": "Seconds to wait for people first",
+  "queue.join": "Play now",
+  "queue.no_size": "Pick at least one table size.",
+  "queue.bad_seconds": `The wait before bots is a whole number of seconds, from 0 to ${n(3600)}.`,
+  "queue.searching": (game, sizes, rated, bots) => `Looking for a ${game} table (${orList(sizes.map(n))} players, ${rated ? "rated" : "casual"}` +
+    `${bots === null || bots === undefined ? "" : `, bots after ${count(bots, "second", "seconds")}`})…`,
+  "queue.waited": (s) => `Waiting for ${count(s, "second", "seconds")}.`,
+  "queue.left": "You left the queue.",
+  "queue.cancel": "Cancel",
+  "queue.found": "A table was found for you:",
+  "queue.open": (seat) => `open it (seat ${n(seat)})`,
+
+  // leaderboards
+  "board.title": "Leaderboards",
+  "board.types": "Games",
+  "board.about": "Players with at least 10 rated games of a game, by their displayed rating: the rating minus three times its uncertainty, a cautious figure that grows as a player proves itself. Bots are rated players too.",
+  "board.caption": (game) => `${game}: the best first`,
+  "board.rank": "Rank",
+  "board.player": "Player",
+  "board.rating": "Rating",
+  "board.games": "Rated games",
+  "board.display": (x) => new Intl.NumberFormat("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x),
+  "board.bot": (level) => ({ random: "Random bot", basic: "Basic bot", strong: "Strong bot" })[level] || `Bot (${level})`,
+  "board.you": "(you)",
+  "board.more": "More players",
+  "board.empty": (game) => `Nobody is on the ${game} leaderboard yet: a player appears here after 10 rated games.`,
+  "board.empty_how": "Play a rated game now",
+  "board.unknown": "There is no such game.",
 
   // guides and glossary
   "guide.title": (game) => `How to play ${game}`,

@@ -7,7 +7,8 @@ import subprocess
 import pytest
 
 from bench.service import REPO
-from bench.side_by_side import median, worktree
+from bench.side_by_side import worktree
+from bench.stats import median
 
 
 def worktrees() -> str:

@@ -17,7 +17,7 @@ import psutil
 import requests
 
 from embedded.redis_server import _free_port as free_port
-from tests.chaos.servers import RedisServer
+from testing.chaos.servers import RedisServer
 
 ROOT = Path(__file__).resolve().parents[2]
 

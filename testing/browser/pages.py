@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.browser.recording import PageRecord
+from testing.browser.recording import PageRecord
 
 VIEWPORTS: dict[str, dict[str, Any]] = {
     "phone": {

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import redis
 
-from tests.chaos.checks import problems_of_games
-from tests.chaos.cluster import Api, Cluster
-from tests.chaos.players import Played, Player, Traffic
-from tests.chaos.progress import Progress
-from tests.chaos.servers import Postgres, RedisServer
-from tests.chaos.streams import Follower
+from testing.chaos.checks import problems_of_games
+from testing.chaos.cluster import Api, Cluster
+from testing.chaos.players import Played, Player, Traffic
+from testing.chaos.progress import Progress
+from testing.chaos.servers import Postgres, RedisServer
+from testing.chaos.streams import Follower
 
 HUMAN = {"kind": "human", "name": "chaos"}
 BASIC = {"kind": "bot", "level": "basic"}

@@ -1,17 +1,17 @@
 """Page weight: the bytes of every response body a fresh browser gets while loading a page and
 everything it loads (event streams, which never end, are not counted). The pages: the lobby, a
 table as its seat, a guide, the glossary, the replay viewer of a finished game (its events, audit
-and key included), a finished game's result screen, and the player's pages (my tables, and the
-player with its key)."""
+and key included), a finished game's result screen, the player's pages (my tables, and the
+player with its key) and a leaderboard."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tests.browser.finished import finished_bot_game
-from tests.browser.pages import Browsing
-from tests.browser.table_page import TablePage, create_table
+from testing.browser.finished import finished_bot_game
+from testing.browser.pages import Browsing
+from testing.browser.table_page import TablePage, create_table
 
 SETTLE_MS = 1_000  # after the page shows, for late requests (icons, follow-up reads)
 
@@ -98,6 +98,12 @@ def measure_page_weight(open_page: Callable[[str], Browsing], base_url: str) -> 
     me.goto("#/me")
     me.page.wait_for_selector("#me-name")
     pages.append(_weigh("me", me))
+
+    board = open_page("phone")
+    board.hold_player(player)
+    board.goto("#/leaderboard/trick_and_snipers")
+    board.page.wait_for_selector("#board[aria-busy=false]", state="attached")
+    pages.append(_weigh("leaderboard", board))
 
     guide = open_page("phone")
     guide.goto("#/rules/saint_poker")

@@ -5,6 +5,13 @@ played by clicks alone, through the DOM contract (ids, classes and data attribut
   `button#make-player`; then `#me-name`), `#game-types li[data-type]`, `form#create`
   (`select#type`, `select#players`, `select.seat-kind[data-seat]`, `input#opt-*`,
   `button#create-table`), `#waiting`/`#mine li[data-game][data-my-turn]` (`.turn-badge`);
+  "Play now" in `#me-box`: `form#queue-form` (`select#queue-type`, `#queue-sizes
+  input[data-size]`, `input#queue-rated`, `input#queue-bots`, `input#queue-bots-after`,
+  `button#queue-join`), while waiting `#queue-waiting` (`#queue-searching`, `#queue-waited`,
+  `button#queue-cancel`), `#queue-problem`, `#queue-found`;
+- leaderboards (`#/leaderboard/<type>`): `.tabs a[data-type][aria-current]`,
+  `table#board[data-type][aria-busy]` with `#board-rows tr[data-player][data-rank]`,
+  `button#board-more`, `#board-empty`; the header's `#leaderboard-link`;
 - join: `form#join` (`input#join-name` while the browser has no player, `button#join-seat`);
 - your player (`#/me`): `#me-name`, `#show-key`, `#key-out`, `#copy-key`, `#download-key`,
   `form#import` (`input#key-in`, `input#key-file`, `button#import-key`, `#import-problem`),
@@ -29,8 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.browser.cards import Card
-from tests.browser.pages import Browsing
+from testing.browser.cards import Card
+from testing.browser.pages import Browsing
 
 GAME_TIMEOUT = 180.0  # seconds for a whole game: St Patrick takes about 16 moves, Saint Poker 30
 STEP_TIMEOUT_MS = 20_000  # the page answers a move (ours, then the bots') within this

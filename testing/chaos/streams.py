@@ -10,7 +10,8 @@ import time
 
 import requests
 
-from tests.chaos.players import GaveUp, Player, Traffic
+from testing.chaos.players import GaveUp, Player, Traffic
+from testing.sse import messages
 
 
 class Follower(threading.Thread):
@@ -57,9 +58,9 @@ class Follower(threading.Thread):
 
     def _read(self, response: requests.Response, versions: list[int]) -> bool:
         """Reads the stream until it ends; True if it sent the game's last event."""
-        for line in response.iter_lines(decode_unicode=True):
-            if line and line.startswith("data: "):
-                event = json.loads(line.removeprefix("data: "))
+        for message in messages(response.iter_lines(decode_unicode=True)):
+            if "data" in message:
+                event = json.loads(message["data"])
                 versions.append(event["version"])
                 if event["type"] == "GameEnded":
                     return True

@@ -9,7 +9,7 @@ from collections import Counter
 import psycopg
 import requests
 
-from tests.chaos.players import Played
+from testing.chaos.players import Played
 
 GREEN = {
     "state_matches": True,

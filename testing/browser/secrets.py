@@ -38,7 +38,7 @@ import requests
 from domain.table import Table
 from events.folding import fold_events
 from events.postgres import store
-from tests.browser.cards import Card, cards_in_json
+from testing.browser.cards import Card, cards_in_json
 
 Reader = Callable[[str, str | None], Any]
 
