@@ -34,6 +34,20 @@ class Bot(Protocol):
 
 
 @dataclass(frozen=True)
+class ActionAbout:
+    """What the API's description says of one of a game's actions beyond its command's fields
+    (api/spec_parts.py): a sentence for a reader, and per field of cards or of a count the
+    least and the most it may be."""
+
+    text: str = ""
+    limits: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def no_option_schemas(players: int) -> Mapping[str, Mapping[str, Any]]:
+    return {}
+
+
+@dataclass(frozen=True)
 class GameType:
     """Built by `domain.game_kit.build_game` from a game's own parts."""
 
@@ -78,6 +92,11 @@ class GameType:
     cards: tuple[Card, ...] = ()
     """Every card the game deals at any table size: what a card of this game may be (the API's
     validation of suits and ranks is derived from the registered games' cards)."""
+    actions_about: Mapping[str, ActionAbout] = field(default_factory=dict)
+    """API action type -> what the API's description says of it (none: its fields alone)."""
+    option_schemas: Callable[[int], Mapping[str, Mapping[str, Any]]] = no_option_schemas
+    """(players) -> the JSON Schema of each of the game's own options at that table size, for
+    the API's description; the checks themselves are `check_options`."""
 
     @property
     def action_types(self) -> tuple[str, ...]:
