@@ -73,12 +73,16 @@ def build_game(
     ranking: Callable[[GameEnded, int], Ranks] = winners_first,
     actions_about: Mapping[str, ActionAbout] | None = None,
     option_schemas: Callable[[int], Mapping[str, Mapping[str, Any]]] = no_option_schemas,
+    figures: tuple[tuple[str, str], ...] = (("hand_count", "hand"),),
+    chart: tuple[str, str] | None = None,
+    face_ranks: tuple[int, ...] = (),
 ) -> GameType:
     """`options`: the game's own, with defaults; `check_options` checks them (players come
     checked); `new_state(players, options with defaults)`: the state before the first deal;
     `deck_for(players)`: the unshuffled deck; `bots`: the levels beyond "random", in order;
     `choices`: event name -> the action it records (GameType.choices); `actions_about` and
-    `option_schemas`: what the API's description says of the actions and options."""
+    `option_schemas`: what the API's description says of the actions and options; `figures`,
+    `chart` and `face_ranks`: what a client shows of it (GameType)."""
     sizes = sorted(table_sizes)
     event_types = tuple(events)
     _check_evolve_knows(id, rules.evolve, event_types)
@@ -123,6 +127,9 @@ def build_game(
         cards=every_card(deck_for, sizes),
         actions_about=actions_about or {},
         option_schemas=option_schemas,
+        figures=figures,
+        chart=chart,
+        face_ranks=face_ranks,
     )
 
 

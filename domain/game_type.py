@@ -97,6 +97,13 @@ class GameType:
     option_schemas: Callable[[int], Mapping[str, Mapping[str, Any]]] = no_option_schemas
     """(players) -> the JSON Schema of each of the game's own options at that table size, for
     the API's description; the checks themselves are `check_options`."""
+    figures: tuple[tuple[str, str], ...] = ()
+    """The public per-seat figures of the view a reader looks at first, in reading order, each
+    (field, glossary term): what a client shows by each seat (GET /game-types)."""
+    chart: tuple[str, str] | None = None
+    """(figure, axis) of the result chart a client may draw from the log, or None: no chart."""
+    face_ranks: tuple[int, ...] = ()
+    """The ranks shown as a letter (jack, queen, king, ace) rather than a number."""
 
     @property
     def action_types(self) -> tuple[str, ...]:

@@ -82,6 +82,16 @@ def test_a_game_registered_by_one_line_plays_through_the_api_and_the_workers(
     assert verify(export, said.append), said
 
 
+def test_a_game_registered_by_one_line_is_published_with_its_cards_and_no_chart(
+    generated_spec, client
+):
+    published = {game["id"]: game for game in client.get("/game-types").get_json()}
+    high_card = published["high_card"]
+    assert high_card["suits"] == ["stars"] and high_card["ranks"] == [1, 2, 3, 4]
+    assert high_card["figures"] == [{"field": "hand_count", "term": "hand"}]
+    assert high_card["chart"] is None and "TrickTaken" in high_card["event_types"]
+
+
 def test_before_its_registration_line_the_game_does_not_exist(client):
     body = {"type": "high_card", "seats": [{"kind": "open"}] * 2}
     refused = client.post("/games", json=body)

@@ -53,6 +53,9 @@ GAME = build_game(
     bots={"basic": basic_bot, "strong": strong_bot},
     automatic=automatic,
     ranking=scoring.ranking,
+    figures=(("points", "points"), ("hand_count", "hand")),
+    chart=("points", "round"),
+    face_ranks=(11, 12, 13, 14),
 )
 
 __all__ = ["GAME"]

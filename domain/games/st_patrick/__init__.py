@@ -36,6 +36,14 @@ GAME = build_game(
     table_sizes=HAND_SIZES,
     options={"first_lead_snake_allowed": True},  # S7: the English book by default
     check_options=check_options,
+    figures=(
+        ("life", "life"),
+        ("relics", "relic"),
+        ("bites", "bite"),
+        ("tricks_won", "trick"),
+        ("hand_count", "hand"),
+    ),
+    chart=("life", "round"),
     option_schemas=lambda players: {"first_lead_snake_allowed": {"type": "boolean"}},
     ranking=scoring.ranking,
     state_type=State,

@@ -25,6 +25,12 @@ GAME = build_game(
     table_sizes=HAND_SIZES,
     options={"first_leader": None},
     check_options=check_first_leader,
+    figures=(
+        ("victory_points", "victory-point"),
+        ("tricks_won", "tricks-won"),
+        ("hand_count", "hand"),
+    ),
+    chart=("victory_points", "trick"),
     option_schemas=first_leader_schema,
     ranking=scoring.ranking,
     state_type=State,
