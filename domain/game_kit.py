@@ -76,13 +76,14 @@ def build_game(
     figures: tuple[tuple[str, str], ...] = (("hand_count", "hand"),),
     chart: tuple[str, str] | None = None,
     face_ranks: tuple[int, ...] = (),
+    guide: str = "",
 ) -> GameType:
     """`options`: the game's own, with defaults; `check_options` checks them (players come
     checked); `new_state(players, options with defaults)`: the state before the first deal;
     `deck_for(players)`: the unshuffled deck; `bots`: the levels beyond "random", in order;
     `choices`: event name -> the action it records (GameType.choices); `actions_about` and
     `option_schemas`: what the API's description says of the actions and options; `figures`,
-    `chart` and `face_ranks`: what a client shows of it (GameType)."""
+    `chart`, `face_ranks` and `guide`: what a client shows of it (GameType)."""
     sizes = sorted(table_sizes)
     event_types = tuple(events)
     _check_evolve_knows(id, rules.evolve, event_types)
@@ -130,6 +131,7 @@ def build_game(
         figures=figures,
         chart=chart,
         face_ranks=face_ranks,
+        guide=guide,
     )
 
 

@@ -104,6 +104,9 @@ class GameType:
     """(figure, axis) of the result chart a client may draw from the log, or None: no chart."""
     face_ranks: tuple[int, ...] = ()
     """The ranks shown as a letter (jack, queen, king, ace) rather than a number."""
+    guide: str = ""
+    """How to play, in Markdown, from the game's folder: the web client's rules page for a game
+    with no written guide of its own (api/static/play/guides/)."""
 
     @property
     def action_types(self) -> tuple[str, ...]:
