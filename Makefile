@@ -15,7 +15,7 @@ export DATA_DIR
 LOCK := requirements.txt
 DEV_LOCK := requirements-dev.txt
 
-.PHONY: run test lint bench clean-data lock
+.PHONY: run test lint bench clean-data lock spec
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -64,6 +64,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+
+# The per-game parts of openapi.yaml, from the game registry (api/spec_parts.py); the rest of
+# the file is hand-written. tests/api/test_spec_parts.py fails when the file drifts.
+spec: $(STAMP)
+	$(BIN)/python -m api.spec_parts
 
 # Starts its own service in a throwaway dir; BENCH_ARGS="--url URL ..." targets a running one.
 BENCH_ARGS ?= --start

@@ -7,11 +7,14 @@ the page cannot load or send anything elsewhere even if a bug tried to.
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 from flask import Blueprint, Response, send_from_directory
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound
+
+from domain.games import GAME_TYPES
 
 STATIC = Path(__file__).resolve().parent / "static" / "play"
 bp = Blueprint("play", __name__)
@@ -73,12 +76,26 @@ def asset(name: str) -> ResponseReturnValue:
 GUIDES = STATIC / "guides"
 
 
+def folder_guide(game_id: str) -> str:
+    """The guide of a game with none written here: the one its folder gives (GameType.guide),
+    in any language; 404 for a game with none."""
+    game = GAME_TYPES.get(game_id)
+    if game is None or not game.guide:
+        raise NotFound(f"no guide for {game_id!r} here")
+    return f"# {game.name}\n\n{inspect.cleandoc(game.guide)}\n"
+
+
 @bp.get("/play/guides/<name>")
 def guide(name: str) -> ResponseReturnValue:
     """A game's "How to play" guide or the glossary, in Markdown, as the page renders it (the
     same files as docs/rules/guides/)."""
     if not name.endswith(".md"):
         raise NotFound(f"no guide {name!r} here: the guides are <game>.<language>.md")
-    response = send_from_directory(GUIDES, name, max_age=0, mimetype="text/markdown")
+    written = (GUIDES / name).is_file()
+    response = (
+        send_from_directory(GUIDES, name, max_age=0, mimetype="text/markdown")
+        if written
+        else Response(folder_guide(name.split(".")[0]), mimetype="text/markdown")
+    )
     response.headers["Cache-Control"] = "no-cache"
     return page_headers(response)

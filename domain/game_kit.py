@@ -17,7 +17,7 @@ from domain.cards import Card
 from domain.decider import Command, Event
 from domain.dispatch import Evolver
 from domain.game_state import DEALING, GameState, is_finished
-from domain.game_type import Bot, GameType
+from domain.game_type import ActionAbout, Bot, GameType, no_option_schemas
 from domain.options import check_players
 from domain.outcome import GameEnded
 from domain.ranking import Ranks, winners_first
@@ -71,11 +71,19 @@ def build_game(
     check_options: Callable[[int, Options], None] = no_options,
     automatic: Callable[[Any], str | None] = no_automatic_work,
     ranking: Callable[[GameEnded, int], Ranks] = winners_first,
+    actions_about: Mapping[str, ActionAbout] | None = None,
+    option_schemas: Callable[[int], Mapping[str, Mapping[str, Any]]] = no_option_schemas,
+    figures: tuple[tuple[str, str], ...] = (("hand_count", "hand"),),
+    chart: tuple[str, str] | None = None,
+    face_ranks: tuple[int, ...] = (),
+    guide: str = "",
 ) -> GameType:
     """`options`: the game's own, with defaults; `check_options` checks them (players come
     checked); `new_state(players, options with defaults)`: the state before the first deal;
     `deck_for(players)`: the unshuffled deck; `bots`: the levels beyond "random", in order;
-    `choices`: event name -> the action it records (GameType.choices)."""
+    `choices`: event name -> the action it records (GameType.choices); `actions_about` and
+    `option_schemas`: what the API's description says of the actions and options; `figures`,
+    `chart`, `face_ranks` and `guide`: what a client shows of it (GameType)."""
     sizes = sorted(table_sizes)
     event_types = tuple(events)
     _check_evolve_knows(id, rules.evolve, event_types)
@@ -118,6 +126,12 @@ def build_game(
         state_type=state_type,
         choices=choices,
         cards=every_card(deck_for, sizes),
+        actions_about=actions_about or {},
+        option_schemas=option_schemas,
+        figures=figures,
+        chart=chart,
+        face_ranks=face_ranks,
+        guide=guide,
     )
 
 

@@ -34,6 +34,20 @@ class Bot(Protocol):
 
 
 @dataclass(frozen=True)
+class ActionAbout:
+    """What the API's description says of one of a game's actions beyond its command's fields
+    (api/spec_parts.py): a sentence for a reader, and per field of cards or of a count the
+    least and the most it may be."""
+
+    text: str = ""
+    limits: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def no_option_schemas(players: int) -> Mapping[str, Mapping[str, Any]]:
+    return {}
+
+
+@dataclass(frozen=True)
 class GameType:
     """Built by `domain.game_kit.build_game` from a game's own parts."""
 
@@ -78,6 +92,21 @@ class GameType:
     cards: tuple[Card, ...] = ()
     """Every card the game deals at any table size: what a card of this game may be (the API's
     validation of suits and ranks is derived from the registered games' cards)."""
+    actions_about: Mapping[str, ActionAbout] = field(default_factory=dict)
+    """API action type -> what the API's description says of it (none: its fields alone)."""
+    option_schemas: Callable[[int], Mapping[str, Mapping[str, Any]]] = no_option_schemas
+    """(players) -> the JSON Schema of each of the game's own options at that table size, for
+    the API's description; the checks themselves are `check_options`."""
+    figures: tuple[tuple[str, str], ...] = ()
+    """The public per-seat figures of the view a reader looks at first, in reading order, each
+    (field, glossary term): what a client shows by each seat (GET /game-types)."""
+    chart: tuple[str, str] | None = None
+    """(figure, axis) of the result chart a client may draw from the log, or None: no chart."""
+    face_ranks: tuple[int, ...] = ()
+    """The ranks shown as a letter (jack, queen, king, ace) rather than a number."""
+    guide: str = ""
+    """How to play, in Markdown, from the game's folder: the web client's rules page for a game
+    with no written guide of its own (api/static/play/guides/)."""
 
     @property
     def action_types(self) -> tuple[str, ...]:

@@ -21,3 +21,8 @@ def check_first_leader(players: int, options: Mapping[str, Any]) -> None:
         return
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < players:
         raise InvalidSetup(f"first_leader must be a seat from 0 to {players - 1}")
+
+
+def first_leader_schema(players: int) -> Mapping[str, Mapping[str, Any]]:
+    """The API's description of `first_leader` at this table size (null: a random seat)."""
+    return {"first_leader": {"type": ["integer", "null"], "minimum": 0, "maximum": players - 1}}

@@ -1,6 +1,7 @@
 """Adding a game is a folder and one registration line: High Card, defined in tests/ alone, is
 registered here, then played through the HTTP API (a human) and the workers (a bot) to its end,
-and its log passes the audit. No other file of the project knows it."""
+and its log passes the audit. No other file of the project knows it: the spec its responses
+and requests are held to is the one `make spec` would write with it registered."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ import dataclasses
 import random
 
 import pytest
-from flask.testing import FlaskClient
 
 from api import create_app
+from api.spec_parts import spec_for
 from domain.games import GAME_TYPES
 from domain.templates import action_from_template
 from events.verify import verify
+from tests.api import spec
+from tests.api.conftest import SpecCheckingClient
 from tests.fifth_game.high_card import GAME
 from tests.workers import in_process
 from tests.workers.in_process import run_jobs
@@ -26,12 +29,22 @@ def registered(monkeypatch):
 
 
 @pytest.fixture()
-def client_and_workers(registered, settings, private_database_url, redis_url, monkeypatch):
+def generated_spec(registered, monkeypatch):
+    """The spec checks hold responses to openapi.yaml as generated with High Card registered."""
+    generated = spec_for(GAME_TYPES.values())
+    monkeypatch.setattr(spec, "load_spec", lambda: generated)
+    spec._validator.cache_clear()
+    yield generated
+    spec._validator.cache_clear()
+
+
+@pytest.fixture()
+def client_and_workers(generated_spec, settings, private_database_url, redis_url, monkeypatch):
     app = create_app(dataclasses.replace(settings, database_url=private_database_url))
+    app.test_client_class = SpecCheckingClient
     urls = (private_database_url, redis_url)
     with in_process.worker_context(monkeypatch, *urls, "high-card") as workers:
-        # A plain client: openapi.yaml documents the four games this project ships.
-        yield FlaskClient(app, app.response_class), workers
+        yield app.test_client(), workers
     app.extensions["cardroom"].pool.close()
 
 
@@ -40,11 +53,10 @@ def test_a_game_registered_by_one_line_plays_through_the_api_and_the_workers(
 ):
     client, workers = client_and_workers
     assert GAME.id in [game["id"] for game in client.get("/game-types").get_json()]
-    created = client.post(
-        "/games",
-        json={"type": "high_card", "seats": [{"kind": "human", "name": "Ada"},
-                                              {"kind": "bot", "level": "random"}]},
-    )  # fmt: skip
+    body = {"type": "high_card", "seats": [{"kind": "human", "name": "Ada"},
+                                           {"kind": "bot", "level": "random"}]}  # fmt: skip
+    assert spec.component_validator("CreateGame").is_valid(body)
+    created = client.post("/games", json=body)
     assert created.status_code == 201, created.get_json()
     game, token = created.get_json()["id"], created.get_json()["tokens"][0]["token"]
     headers, rng = {"Authorization": f"Bearer {token}"}, random.Random(5)
@@ -54,6 +66,7 @@ def test_a_game_registered_by_one_line_plays_through_the_api_and_the_workers(
             break
         if mine["you"]["legal_actions"]:
             action = action_from_template(mine["you"]["legal_actions"][0], rng)
+            assert spec.component_validator("Action").is_valid(action)
             played = client.post(f"/games/{game}/actions", json=action, headers=headers)
             assert played.status_code == 201, played.get_json()
         relay_pending()
@@ -67,6 +80,16 @@ def test_a_game_registered_by_one_line_plays_through_the_api_and_the_workers(
     export = client.get(f"/games/{game}/export").get_data(as_text=True)
     said: list[str] = []
     assert verify(export, said.append), said
+
+
+def test_a_game_registered_by_one_line_is_published_with_its_cards_and_no_chart(
+    generated_spec, client
+):
+    published = {game["id"]: game for game in client.get("/game-types").get_json()}
+    high_card = published["high_card"]
+    assert high_card["suits"] == ["stars"] and high_card["ranks"] == [1, 2, 3, 4]
+    assert high_card["figures"] == [{"field": "hand_count", "term": "hand"}]
+    assert high_card["chart"] is None and "TrickTaken" in high_card["event_types"]
 
 
 def test_before_its_registration_line_the_game_does_not_exist(client):

@@ -144,4 +144,5 @@ GAME = build_game(
     views=SimpleNamespace(view=view, legal_actions=legal_actions),
     to_act=to_act,
     bots={},
+    guide=__doc__ or "",  # its rules page: the folder's own words
 )

@@ -2,6 +2,7 @@
 // invites in join links never reach a server log) and exposes what it holds for inspection.
 // Each page's module is loaded when that page is first shown, so a page carries only its own.
 
+import { loadCatalog } from "./catalog.js";
 import { show as showConnection } from "./connection.js";
 import { chooseLanguage, language, preferredLanguage, t, useLanguage } from "./i18n.js";
 import { onPlayer, player } from "./player.js";
@@ -72,7 +73,9 @@ function showWho() {
 }
 
 async function start() {
-  await useLanguage(preferredLanguage());
+  // The games' descriptions first: every page draws its games from them. Unreachable, the
+  // pages still draw (the lobby says it cannot load the games).
+  await Promise.all([useLanguage(preferredLanguage()), loadCatalog().catch(() => {})]);
   translateChrome();
   onPlayer(showWho);
   document.getElementById("language").addEventListener("change", async (e) => {

@@ -1,19 +1,12 @@
 // Cards: their names in words, the order a hand is shown in, and how one is drawn.
 
+import { gameType, isFaceCard } from "./catalog.js";
 import { h, s } from "./dom.js";
 import { t } from "./i18n.js";
 
-export const SUITS = {
-  st_patrick: ["clover", "cross", "harp", "snake"],
-  ouroboros_trick: ["red", "yellow", "green", "blue"],
-  trick_and_snipers: ["red", "yellow", "green", "blue"],
-  saint_poker: ["spades", "hearts", "diamonds", "clubs"],
-};
-const isPoker = (card) => ["spades", "hearts", "diamonds", "clubs"].includes(card.suit);
-
-// The letter on a face card (J Q K A; V D R A in French).
+// The letter on a face card (J Q K A; V D R A in French), as GET /game-types marks them.
 export function rankLabel(card) {
-  return isPoker(card) && card.rank > 10 ? t("ranks.face", card.rank) : String(card.rank);
+  return isFaceCard(card) ? t("ranks.face", card.rank) : String(card.rank);
 }
 
 // "9 of clover", "queen of hearts" ("9 de trèfle", "dame de cœur"): the accessible name, and
@@ -23,8 +16,8 @@ export const cardList = (cards) => t("cards", cards);
 export const sameCard = (a, b) => a.suit === b.suit && a.rank === b.rank;
 export const cardKey = (card) => `${card.suit}:${card.rank}`;
 
-export function sortCards(cards, gameType) {
-  const order = SUITS[gameType] || [];
+export function sortCards(cards, type) {
+  const order = gameType(type)?.suits || [];
   return [...cards].sort(
     (a, b) => order.indexOf(a.suit) - order.indexOf(b.suit) || a.rank - b.rank,
   );

@@ -1,6 +1,7 @@
 // The result chart: each seat's figure (life, points, victory points, cards left) over the
 // game, read from the event log (public in full once the game is finished).
 
+import { gameType } from "./catalog.js";
 import { h, s } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -18,7 +19,7 @@ function byRound(events, players, start, field, accumulate) {
 function stPatrick(events, players) {
   const first = events.find((e) => e.type === "RoundScored");
   const start = first ? first.data.life[0] - first.data.changes[0] : 20;
-  return { figure: "life", axis: "round", points: byRound(events, players, start, "life", false) };
+  return byRound(events, players, start, "life", false);
 }
 
 function trickAndSnipers(events, players) {
@@ -32,7 +33,7 @@ function trickAndSnipers(events, players) {
     if (event.data.point_to !== null && event.data.point_to !== undefined) values[event.data.point_to] += 1;
     points.push({ x: trick, values });
   }
-  return { figure: "victory_points", axis: "trick", points };
+  return points;
 }
 
 // Cards a seat still owns (hand + pool): dealt, minus played, plus tricks won, minus discards;
@@ -59,22 +60,24 @@ function ouroboros(events, players) {
     values = [...values];
   }
   points.push({ x: trick, values: [...values] });
-  return { figure: "cards_left", axis: "trick", points };
+  return points;
 }
 
+// How each figure is read from the log: by the figure GET /game-types names for the game's
+// chart, not by the game, so a new game with one of these figures gets its chart too.
 const SERIES = {
-  st_patrick: stPatrick,
-  trick_and_snipers: trickAndSnipers,
-  saint_poker: (events, players) => ({
-    figure: "points",
-    axis: "round",
-    points: byRound(events, players, 0, "points", true),
-  }),
-  ouroboros_trick: ouroboros,
+  life: stPatrick,
+  victory_points: trickAndSnipers,
+  points: (events, players) => byRound(events, players, 0, "points", true),
+  cards_left: ouroboros,
 };
 
-export function seriesOf(gameType, events, players) {
-  return (SERIES[gameType] || SERIES.saint_poker)(events, players);
+// The game's chart ({figure, axis, points}), or null: a game with no chart, or a figure this
+// page cannot read, gets none (never another game's).
+export function seriesOf(type, events, players) {
+  const named = gameType(type)?.chart;
+  const read = named && SERIES[named.figure];
+  return read ? { ...named, points: read(events, players) } : null;
 }
 
 // A phone gets a narrower drawing, so its 12-unit labels stay about 12 px on the screen.
@@ -101,6 +104,7 @@ function xLabels(points) {
 }
 
 export function chart(series, names) {
+  if (!series) return null;
   const { points } = series;
   const W = narrow() ? 320 : 600;
   const H = narrow() ? 220 : 260;

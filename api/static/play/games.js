@@ -3,22 +3,18 @@
 // comes from the view the caller may see.
 
 import { cardFace } from "./cards.js";
+import { gameType } from "./catalog.js";
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { term } from "./terms.js";
 
-// The public figures of a seat, in the order a player reads them: [field, glossary key].
-const FIGURES = {
-  st_patrick: [["life", "life"], ["relics", "relic"], ["bites", "bite"], ["tricks_won", "trick"], ["hand_count", "hand"]],
-  ouroboros_trick: [["hand_count", "hand"], ["pool_count", "pool"]],
-  trick_and_snipers: [["victory_points", "victory-point"], ["tricks_won", "tricks-won"], ["hand_count", "hand"]],
-  saint_poker: [["points", "points"], ["hand_count", "hand"]],
-};
 
 const CHOSEN = { has_passed: "pass", has_committed: "river-card", has_revealed: "reveal" };
 
 export function seatFigures(game, seat) {
-  const shown = (FIGURES[game.type] || []).filter(([key]) => seat[key] !== undefined);
+  // The public figures of a seat, in the order a player reads them (GET /game-types).
+  const figures = (gameType(game.type)?.figures || []).map(({ field, term }) => [field, term]);
+  const shown = figures.filter(([key]) => seat[key] !== undefined);
   const items = shown.map(([key, glossary]) =>
     h("span", { class: `figure ${key}`, "data-value": seat[key] }, term(glossary, t(`figure.${key}`, seat[key]))));
   for (const [key, glossary] of Object.entries(CHOSEN)) {

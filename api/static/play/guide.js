@@ -5,7 +5,8 @@
 import { h, replace } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { glossaryText, parseGlossary } from "./terms.js";
-import { GAME_TYPES, gameName } from "./words.js";
+import { gameTypeIds } from "./catalog.js";
+import { gameName } from "./words.js";
 
 const cache = new Map();
 
@@ -36,13 +37,13 @@ async function fillGuide(box, type, headingLevel) {
 
 const otherGuides = (current) => h("nav", { class: "guides", "aria-label": t("guide.all") },
   h("span", {}, t("guide.pick"), " "),
-  GAME_TYPES.map((type) => [type === current
+  gameTypeIds().map((type) => [type === current
     ? h("a", { href: `#/rules/${type}`, "aria-current": "page" }, gameName(type))
     : h("a", { href: `#/rules/${type}` }, gameName(type)), " "]),
   h("a", { href: "#/glossary" }, t("glossary.title")));
 
 export function showRules(root, type) {
-  if (!GAME_TYPES.includes(type)) type = GAME_TYPES[0];
+  if (!gameTypeIds().includes(type)) type = gameTypeIds()[0];
   const body = h("div", { class: "guide-body" });
   replace(root, h("article", { id: "guide", "data-game": type },
     h("h1", {}, t("guide.title", gameName(type))), otherGuides(type), body));

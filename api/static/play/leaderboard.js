@@ -8,12 +8,13 @@ import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { player } from "./player.js";
 import { problemText } from "./problems.js";
-import { GAME_TYPES, gameName } from "./words.js";
+import { gameTypeIds } from "./catalog.js";
+import { gameName } from "./words.js";
 
 const PAGE = 20;
 
-export function showLeaderboard(root, type = GAME_TYPES[0]) {
-  const known = GAME_TYPES.includes(type);
+export function showLeaderboard(root, type = gameTypeIds()[0]) {
+  const known = gameTypeIds().includes(type);
   const rows = h("tbody", { id: "board-rows" });
   const more = h("button", { type: "button", id: "board-more", hidden: true }, t("board.more"));
   const empty = h("p", { id: "board-empty", hidden: true }, t("board.empty", gameName(type)), " ",
@@ -29,7 +30,7 @@ export function showLeaderboard(root, type = GAME_TYPES[0]) {
     rows);
   replace(root, h("section", { id: "leaderboard" },
     h("h1", {}, t("board.title")),
-    h("nav", { class: "tabs", "aria-label": t("board.types") }, GAME_TYPES.map((id) =>
+    h("nav", { class: "tabs", "aria-label": t("board.types") }, gameTypeIds().map((id) =>
       h("a", { href: `#/leaderboard/${id}`, "data-type": id, "aria-current": id === type ? "page" : null }, gameName(id)))),
     h("p", { class: "note" }, t("board.about")),
     known ? [table, empty, more] : h("p", { id: "board-unknown" }, t("board.unknown")),

@@ -3,7 +3,7 @@
 // into a URL), so after a drop it is reopened with a new ticket and `after=<last version>`.
 
 import { api } from "./api.js";
-import { EVENT_TYPES } from "./words.js";
+import { eventTypes } from "./catalog.js";
 
 const MAX_BACKOFF_MS = 5000;
 
@@ -41,7 +41,7 @@ export class LiveStream {
       this.handlers.onState("live");
     };
     const receive = (message) => this.receive(message);
-    for (const type of EVENT_TYPES) source.addEventListener(type, receive);
+    for (const type of eventTypes()) source.addEventListener(type, receive);
     source.onmessage = receive; // an event type this page does not know yet
     source.onerror = () => {
       if (this.closed) return;

@@ -4,6 +4,7 @@
 // without it) and the tables waiting for players; and the page that takes a shared seat.
 
 import { api } from "./api.js";
+import { loadCatalog } from "./catalog.js";
 import { h, replace } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { welcomeForm } from "./me.js";
@@ -62,8 +63,7 @@ function renderMe(root) {
 
 async function load(root, shown) {
   try {
-    const { data } = await api.gameTypes();
-    lobby.types = data;
+    lobby.types = await loadCatalog();
   } catch (error) {
     replace(root.querySelector("#create"), h("p", { role: "alert" }, `${t("lobby.cannot_load")} ${problemText(error)}`));
     return;

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from domain.game_kit import build_game
+from domain.game_type import ActionAbout
 from domain.games.ouroboros_trick import rules
 from domain.games.ouroboros_trick import view as views  # keeps the submodule name free
 from domain.games.ouroboros_trick.bots import basic_bot
 from domain.games.ouroboros_trick.events import EVENT_TYPES, Discard
 from domain.games.ouroboros_trick.state import TOP_RANK, State, deck_for, initial_state, to_act
 from domain.games.ouroboros_trick.strong import strong_bot
-from domain.options import check_first_leader
+from domain.options import check_first_leader, first_leader_schema
 from domain.ranking import winners_first
 from domain.tricks import PlayCard
 
@@ -19,11 +20,21 @@ GAME = build_game(
     table_sizes=TOP_RANK,
     options={"first_leader": None},
     check_options=check_first_leader,
+    figures=(("hand_count", "hand"), ("pool_count", "pool")),
+    chart=("cards_left", "trick"),
+    option_schemas=first_leader_schema,
     ranking=winners_first,  # G7, O5: the losers last, every other seat tied
     state_type=State,
     new_state=lambda players, options: initial_state(players, options["first_leader"]),
     deck_for=deck_for,
     commands={"play_card": PlayCard, "discard": Discard},
+    actions_about={
+        "discard": ActionAbout(
+            "the trick winner discards as many cards as the trick's lowest rank (the template"
+            " gives the count).",
+            {"cards": (1, 15)},
+        ),
+    },
     events=EVENT_TYPES,
     choices={"CardPlayed": "play_card", "CardsDiscarded": "discard"},  # forced ones: derived
     rules=rules,

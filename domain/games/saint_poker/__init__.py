@@ -7,6 +7,7 @@ and a worker (or a simulation) decides `Automatic("scoring")`.
 from __future__ import annotations
 
 from domain.game_kit import build_game
+from domain.game_type import ActionAbout
 from domain.games.saint_poker import rules, scoring
 from domain.games.saint_poker import view as views  # keeps the submodule name free
 from domain.games.saint_poker.bots import basic_bot
@@ -30,6 +31,16 @@ GAME = build_game(
     new_state=lambda players, options: initial_state(players),
     deck_for=deck_for,
     commands={"commit_river_card": CommitRiverCard, "reveal_cards": RevealCards, "pick_up": PickUp},
+    actions_about={
+        "commit_river_card": ActionAbout(
+            "the card this seat adds to the river (hidden until every seat has committed)."
+        ),
+        "reveal_cards": ActionAbout(
+            "the 2 cards this seat reveals (hidden until every seat has revealed).",
+            {"cards": (2, 2)},
+        ),
+        "pick_up": ActionAbout("one card from the river or any revealed cards, at the pickup."),
+    },
     events=EVENT_TYPES,
     choices={
         "RiverCardCommitted": "commit_river_card",
@@ -42,6 +53,9 @@ GAME = build_game(
     bots={"basic": basic_bot, "strong": strong_bot},
     automatic=automatic,
     ranking=scoring.ranking,
+    figures=(("points", "points"), ("hand_count", "hand")),
+    chart=("points", "round"),
+    face_ranks=(11, 12, 13, 14),
 )
 
 __all__ = ["GAME"]

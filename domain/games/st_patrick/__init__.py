@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.decider import InvalidSetup
 from domain.game_kit import build_game
+from domain.game_type import ActionAbout
 from domain.games.st_patrick import rules, scoring
 from domain.games.st_patrick import view as views  # keeps the submodule name free
 from domain.games.st_patrick.bots import basic_bot
@@ -35,6 +36,15 @@ GAME = build_game(
     table_sizes=HAND_SIZES,
     options={"first_lead_snake_allowed": True},  # S7: the English book by default
     check_options=check_options,
+    figures=(
+        ("life", "life"),
+        ("relics", "relic"),
+        ("bites", "bite"),
+        ("tricks_won", "trick"),
+        ("hand_count", "hand"),
+    ),
+    chart=("life", "round"),
+    option_schemas=lambda players: {"first_lead_snake_allowed": {"type": "boolean"}},
     ranking=scoring.ranking,
     state_type=State,
     new_state=lambda players, options: initial_state(players, options["first_lead_snake_allowed"]),
@@ -45,6 +55,20 @@ GAME = build_game(
         "take_relics": TakeRelics,
         "pass_relics": PassRelics,
         "play_card": PlayCard,
+    },
+    actions_about={
+        "choose_pass_count": ActionAbout(
+            "after round 1, the single lowest-life player chooses how many cards everyone passes.",
+            {"count": (0, 2)},
+        ),
+        "pass_cards": ActionAbout(
+            "the round's count (1 in round 1, else 0-2 as chosen).", {"cards": (1, 2)}
+        ),
+        "take_relics": ActionAbout(
+            "in the relic phase, take `count` relics (1 to the number left in the middle).",
+            {"count": (1, 15)},
+        ),
+        "pass_relics": ActionAbout("in the relic phase, take none this turn."),
     },
     events=EVENT_TYPES,
     choices={

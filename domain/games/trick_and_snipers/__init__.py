@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.game_kit import build_game
+from domain.game_type import ActionAbout
 from domain.games.trick_and_snipers import rules, scoring
 from domain.games.trick_and_snipers import view as views  # keeps the submodule name free
 from domain.games.trick_and_snipers.bots import basic_bot
@@ -15,7 +16,7 @@ from domain.games.trick_and_snipers.state import (
     to_act,
 )
 from domain.games.trick_and_snipers.strong import strong_bot
-from domain.options import check_first_leader
+from domain.options import check_first_leader, first_leader_schema
 from domain.tricks import PlayCard
 
 GAME = build_game(
@@ -24,11 +25,21 @@ GAME = build_game(
     table_sizes=HAND_SIZES,
     options={"first_leader": None},
     check_options=check_first_leader,
+    figures=(
+        ("victory_points", "victory-point"),
+        ("tricks_won", "tricks-won"),
+        ("hand_count", "hand"),
+    ),
+    chart=("victory_points", "trick"),
+    option_schemas=first_leader_schema,
     ranking=scoring.ranking,
     state_type=State,
     new_state=lambda players, options: initial_state(players, options["first_leader"]),
     deck_for=deck_for,
     commands={"pass_cards": PassCards, "play_card": PlayCard},
+    actions_about={
+        "pass_cards": ActionAbout("4 cards, before the first trick.", {"cards": (4, 4)}),
+    },
     events=EVENT_TYPES,
     choices={"CardsPassed": "pass_cards", "CardPlayed": "play_card"},
     rules=rules,
