@@ -1,118 +1,322 @@
-"""Do the ratings order the bot levels? Rated tables of one `random`, one `basic` and one
-`strong` bot (in shuffled seats) play each game type on a started service, through its real
-workers; every level is a rated player, so at the end each level's rating of each type is read
-from its profile (`GET /players/{id}`), and the bench says whether strong > basic > random by
-displayed rating in every game.
+"""Do the ratings order the bot levels? A tournament through the matchmaker: players that each
+stand for a level (`strong`, `basic`, `random`) queue for rated tables (`POST /me/queue`), the
+matcher on the service's worker seats them, and each plays its seat from its own view with its
+level's bot, client-side: on each notice of its `/me/stream` (`match_found`, `your_turn`) it
+reads the game with its key (`GET /games/{id}`), decides with the domain's bot of its level and
+a generator seeded from --seed, its name and the game, and posts the action
+(`POST /games/{id}/actions`, with `expected_version`). Once a game has ended it joins the
+queue again, until its game type has had --games games.
 
-    .venv/bin/python -m bench.rating_levels --start [--games 30 --concurrent 6 --bot-ms 100]
+    .venv/bin/python -m bench.rating_levels --start --games 30 --bot-ms 100
 
-`--bot-ms` is the strong bot's thinking time per move (BOT_BUDGET_MS of the started service):
-lower than the default 300 ms, so that hundreds of games fit in minutes.
+Each game type has --per-level players of each level (2: six players, tables of three), all
+asking for tables of 3 (every game is played at 3), rated, with no bots: the matcher alone
+decides who meets whom, by rating window (docs/players.md). Two of a level give it company
+near its rating, so a table forms within seconds even once the levels' ratings lie far apart
+(a lone strong, basic and random would wait for their windows to cover the whole spread);
+tables mix levels whenever the players waiting do. Each game type is played by a process of
+its own, each player a thread in it.
+
+At the end every player's rating of its type is read from its profile (`GET /players/{id}`),
+once the ratings have taken all its games; a level's figure is the mean over its players, and
+the bench says whether strong > basic > random by displayed rating (mu - 3 sigma) in every
+game.
+
+`--bot-ms`: the strong bot's thinking time per decision, wall clock (as the workers give it:
+BOT_BUDGET_MS, 300 ms by default); `--iterations K` instead gives it Iterations(K), the same
+work whatever the machine's load.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
 import random
+import socket
 import sys
+import threading
 import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 
-from domain.rated_tables import BOT_RATERS
+from domain.budget import Budget, Deadline, Iterations
+from domain.games import GAME_TYPES
 
-GAME_TYPES = ("trick_and_snipers", "ouroboros_trick", "saint_poker", "st_patrick")
+TYPES = ("trick_and_snipers", "ouroboros_trick", "saint_poker", "st_patrick")
 ORDER = ("strong", "basic", "random")  # best first
+TABLE_SIZE = 3
+NOTICE_WAIT = 2.0  # seconds without a notice before a player reads its game anyway
+RATINGS_PATIENCE = 120.0
 
 
-def rated_table(session: requests.Session, url: str, game_type: str, rng: random.Random) -> str:
-    levels = list(ORDER)
-    rng.shuffle(levels)
-    body = {"type": game_type, "seats": [{"kind": "bot", "level": level} for level in levels],
-            "options": {"rated": True}}  # fmt: skip
-    response = session.post(f"{url}/games", json=body, timeout=30)
-    if response.status_code != 201:
-        raise SystemExit(f"POST /games answered {response.status_code}: {response.text}")
-    return response.json()["id"]
+@dataclass
+class Player:
+    id: str
+    key: str
+    name: str
+    level: str
+    games: int = 0  # finished
+    waits: list[float] = field(default_factory=list)  # seconds from each join to its match
 
 
-def finished(session: requests.Session, url: str, game_id: str) -> bool:
-    return session.get(f"{url}/games/{game_id}", timeout=30).json()["status"] == "finished"
+@dataclass
+class Settings:
+    url: str
+    game_type: str
+    games: int
+    per_level: int
+    seed: int
+    bot_ms: int
+    iterations: int | None
 
 
-def play(url: str, kinds: list[str], games: int, concurrent: int, rng: random.Random) -> None:
-    """`games` rated tables of each type, `concurrent` of them playing at a time."""
-    session = requests.Session()
-    queue = [game_type for game_type in kinds for _ in range(games)]
-    rng.shuffle(queue)
-    playing: list[str] = []
-    done, total, started = 0, len(queue), time.monotonic()
-    while queue or playing:
-        while queue and len(playing) < concurrent:
-            playing.append(rated_table(session, url, queue.pop(), rng))
-        time.sleep(0.5)
-        still = [game_id for game_id in playing if not finished(session, url, game_id)]
-        if len(still) < len(playing):
-            done += len(playing) - len(still)
-            print(f"{done}/{total} rated games played ({time.monotonic() - started:.0f} s)",
-                  file=sys.stderr, flush=True)  # fmt: skip
-        playing = still
+def _ok(response: requests.Response) -> dict:
+    if response.status_code >= 300:
+        raise RuntimeError(f"{response.request.method} {response.url}: {response.status_code}"
+                           f" {response.text}")  # fmt: skip
+    return response.json()
 
 
-def ratings_of_levels(url: str, kinds: list[str], games: int) -> dict[str, dict[str, dict]]:
-    """level -> game type -> its rating, once the ratings have taken every game."""
-    deadline = time.monotonic() + 60
-    while True:
-        found = {
-            level: requests.get(f"{url}/players/{BOT_RATERS[level]}", timeout=30).json()["ratings"]
+class TypeTournament:
+    """One game type's players, each a thread that queues, plays and queues again."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.s = settings
+        self.lock = threading.Lock()
+        self.started_games: set[str] = set()
+        self.finished_games: set[str] = set()
+        self.failures: list[str] = []
+
+    def run(self) -> dict[str, Any]:
+        session = requests.Session()
+        players = [
+            self._new_player(session, level, index)
+            for index in range(self.s.per_level)
             for level in ORDER
+        ]
+        threads = [threading.Thread(target=self._guarded, args=(p,)) for p in players]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return {
+            "game_type": self.s.game_type,
+            "games": len(self.finished_games),
+            "failures": self.failures,
+            "players": [vars(p) for p in players],
         }
-        taken = all(found[level].get(kind, {}).get("games", 0) >= games
-                    for level in ORDER for kind in kinds)  # fmt: skip
-        if taken or time.monotonic() > deadline:
+
+    def _new_player(self, session: requests.Session, level: str, index: int) -> Player:
+        name = f"{level}-{self.s.game_type}-{index + 1}"
+        made = _ok(session.post(f"{self.s.url}/players", json={"name": name}, timeout=30))
+        return Player(made["id"], made["key"], name, level)
+
+    def _more_wanted(self) -> bool:
+        with self.lock:
+            return len(self.started_games) < self.s.games
+
+    def _guarded(self, player: Player) -> None:
+        try:
+            self._play(player)
+        except Exception as error:  # noqa: BLE001 - reported, and the others play on
+            with self.lock:
+                self.failures.append(f"{player.name}: {type(error).__name__}: {error}")
+
+    def _play(self, player: Player) -> None:
+        """Queue, play the table the matcher gives, queue again; until enough games."""
+        session = requests.Session()
+        session.headers["Authorization"] = f"Bearer {player.key}"
+        bot = GAME_TYPES[self.s.game_type].bots[player.level]
+        notices = _notices(self.s.url, player.key)
+        while self._more_wanted():
+            joined = time.monotonic()
+            _ok(session.post(f"{self.s.url}/me/queue", timeout=30, json={
+                "type": self.s.game_type, "players": [TABLE_SIZE], "rated": True}))  # fmt: skip
+            seated = self._matched(session, notices)
+            if seated is None:
+                return  # enough games: it left the queue
+            game_id, seat = seated
+            player.waits.append(time.monotonic() - joined)
+            with self.lock:
+                self.started_games.add(game_id)
+            rng = random.Random(f"{self.s.seed}/{player.name}/{game_id}")
+            while not self._act(session, game_id, seat, bot, rng):
+                _next_turn(notices, game_id)
+            player.games += 1
+            with self.lock:
+                self.finished_games.add(game_id)
+
+    def _matched(
+        self, session: requests.Session, notices: Iterator[dict | None]
+    ) -> tuple[str, int] | None:
+        """The game and seat of the player's `match_found`; None once enough games have
+        started and the player has left the queue instead."""
+        for notice in notices:
+            if notice is not None and notice["kind"] == "match_found":
+                return notice["game_id"], notice["seat"]
+            if notice is None and not self._more_wanted():
+                left = session.delete(f"{self.s.url}/me/queue", timeout=30)
+                if left.status_code == 204:
+                    return None
+                if left.status_code != 409:  # 409: seated meanwhile; its notice is coming
+                    _ok(left)
+        raise RuntimeError("the notice stream ended")
+
+    def _act(self, session: requests.Session, game_id: str, seat: int, bot: Callable,
+             rng: random.Random) -> bool:  # fmt: skip
+        """Acts for as long as the game waits for the seat; whether the game is over."""
+        url = f"{self.s.url}/games/{game_id}"
+        while True:
+            view = _ok(session.get(url, timeout=30))
+            if view["status"] == "finished":
+                return True
+            if seat not in view["to_act"] or not view["you"]["legal_actions"]:
+                return False
+            action = bot(view, rng, self._budget())
+            answer = session.post(f"{url}/actions", timeout=30,
+                                  json={**action, "expected_version": view["version"]})  # fmt: skip
+            if answer.status_code != 409:  # a conflict: read again and decide anew
+                _ok(answer)
+
+    def _budget(self) -> Budget:
+        if self.s.iterations is not None:
+            return Iterations(self.s.iterations)
+        return Deadline(time.monotonic, self.s.bot_ms / 1000)
+
+
+def _notices(url: str, key: str) -> Iterator[dict | None]:
+    """The player's notices from `/me/stream`, and None whenever NOTICE_WAIT passes without
+    one (the server's heartbeat comments, every second here, wake the read). Plain HTTP/1.0
+    on a socket: the answer is not chunked, and each line is handed on as it arrives."""
+    where = urlsplit(url)
+    sock = socket.create_connection((where.hostname, where.port or 80), timeout=30)
+    sock.settimeout(None)  # a timed-out socket file cannot be read again: the heartbeats wake
+    sock.sendall(f"GET /me/stream HTTP/1.0\r\nHost: {where.netloc}\r\n"
+                 f"Authorization: Bearer {key}\r\n\r\n".encode())  # fmt: skip
+    lines = sock.makefile("rb")
+    status = lines.readline().decode()
+    if " 200 " not in status:
+        raise RuntimeError(f"GET /me/stream: {status.strip()}")
+    while lines.readline() not in (b"\r\n", b"\n", b""):
+        pass  # the answer's head
+    last = time.monotonic()
+    try:
+        for raw in lines:
+            line = raw.decode().rstrip("\r\n")
+            if line.startswith("data:"):
+                last = time.monotonic()
+                yield json.loads(line[5:])
+            elif time.monotonic() - last > NOTICE_WAIT:
+                last = time.monotonic()
+                yield None
+    finally:
+        sock.close()
+    raise RuntimeError("the notice stream ended")
+
+
+def _next_turn(notices: Iterator[dict | None], game_id: str) -> None:
+    """Until something happens at the game that may be the seat's turn (or a while passes)."""
+    for notice in notices:
+        if notice is None or (notice["game_id"] == game_id and notice["kind"] in
+                              ("your_turn", "game_ended", "timed_out")):  # fmt: skip
+            return
+
+
+def play_type(settings: Settings) -> dict[str, Any]:
+    return TypeTournament(settings).run()
+
+
+def ratings_of(url: str, played: list[dict[str, Any]]) -> dict[str, list[dict]]:
+    """game type -> each player's rating of it, once the ratings have taken all its games."""
+    deadline = time.monotonic() + RATINGS_PATIENCE
+    while True:
+        found: dict[str, list[dict]] = defaultdict(list)
+        complete = True
+        for result in played:
+            kind = result["game_type"]
+            for player in result["players"]:
+                profile = _ok(requests.get(f"{url}/players/{player['id']}", timeout=30))
+                rating = profile["ratings"].get(kind)
+                complete &= rating is not None and rating["games"] >= player["games"]
+                found[kind].append({**player, "rating": rating})
+        if complete or time.monotonic() > deadline:
             return found
-        time.sleep(0.5)
+        time.sleep(1.0)
 
 
-def report(found: dict[str, dict[str, dict]], kinds: list[str]) -> bool:
-    print(f"{'game':18} " + " ".join(f"{level + ' (display, mu, sigma)':>30}" for level in ORDER)
-          + "  ordered")  # fmt: skip
+def report(found: dict[str, list[dict]], played: list[dict[str, Any]]) -> bool:
     every = True
-    for kind in kinds:
-        shown = [found[level].get(kind) for level in ORDER]
-        if any(r is None for r in shown):
-            print(f"{kind:18} (not rated)")
-            every = False
-            continue
-        ordered = all(a["display"] > b["display"] for a, b in zip(shown, shown[1:], strict=False))
-        every = every and ordered
-        cells = " ".join(f"{r['display']:>12.2f} {r['rating']:>7.2f} {r['uncertainty']:>7.2f}   "
-                         for r in shown)  # fmt: skip
-        print(f"{kind:18} {cells} {'yes' if ordered else 'NO'}")
-    print(
-        f"strong > basic > random by displayed rating in every game: {'PASS' if every else 'FAIL'}"
-    )
+    for result in played:
+        kind = result["game_type"]
+        players = found[kind]
+        waits = sorted(w for p in players for w in p["waits"])
+        print(f"\n{kind}: {result['games']} rated games, joins to match p50"
+              f" {_pct(waits, 50):.1f} s, p95 {_pct(waits, 95):.1f} s")  # fmt: skip
+        for failure in result["failures"]:
+            print(f"  FAILED {failure}")
+        means = {}
+        for level in ORDER:
+            mine = [p for p in players if p["level"] == level and p["rating"]]
+            cells = ", ".join(f"{p['rating']['display']:.2f} ({p['rating']['rating']:.2f},"
+                              f" {p['rating']['uncertainty']:.2f}; {p['games']} games)"
+                              for p in mine)  # fmt: skip
+            means[level] = sum(p["rating"]["display"] for p in mine) / len(mine) if mine else None
+            shown = "-" if means[level] is None else f"{means[level]:.2f}"
+            print(f"  {level:<7} mean display {shown:>6}  players: display (mu, sigma): {cells}")
+        values = [means[level] for level in ORDER]
+        ordered = None not in values and all(
+            a > b
+            for a, b in zip(values, values[1:], strict=False)  # type: ignore[operator]
+        )
+        every = every and ordered and not result["failures"]
+        print(f"  strong > basic > random: {'yes' if ordered else 'NO'}")
+    print(f"\nstrong > basic > random by mean displayed rating in every game:"
+          f" {'PASS' if every else 'FAIL'}")  # fmt: skip
     return every
+
+
+def _pct(values: list[float], pct: float) -> float:
+    from bench.stats import percentile
+
+    return percentile(values, pct)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--start", action="store_true", help="start a service (needed)")
     p.add_argument("--games", type=int, default=30, help="rated games of each type")
-    p.add_argument("--concurrent", type=int, default=6)
-    p.add_argument("--bot-ms", type=int, default=100, help="the strong bot's time per move")
+    p.add_argument("--per-level", type=int, default=2, help="players of each level per type")
+    p.add_argument("--bot-ms", type=int, default=100, help="the strong bot's time per decision")
+    p.add_argument("--iterations", type=int, help="instead: the strong bot's Iterations(K)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--types", nargs="+", choices=GAME_TYPES, default=list(GAME_TYPES))
+    p.add_argument("--types", nargs="+", choices=TYPES, default=list(TYPES))
     args = p.parse_args(argv)
     if not args.start:
-        print("--start is needed: the bot levels' ratings must start from nothing")
+        print("--start is needed: the players' ratings must start from nothing")
         return 2
     from bench.service import started_service
 
-    with started_service({"BOT_BUDGET_MS": str(args.bot_ms)}) as service:
-        play(service.url, args.types, args.games, args.concurrent, random.Random(args.seed))
-        found = ratings_of_levels(service.url, args.types, args.games)
-        return 0 if report(found, args.types) else 1
+    started = time.monotonic()
+    service_settings = {"MAX_STREAMS_PER_CLIENT": "0", "STREAM_HEARTBEAT_SECONDS": "1"}
+    with started_service(service_settings) as service:
+        jobs = [Settings(service.url, kind, args.games, args.per_level, args.seed, args.bot_ms,
+                         args.iterations) for kind in args.types]  # fmt: skip
+        with multiprocessing.Pool(len(jobs)) as pool:
+            played = []
+            for result in pool.imap_unordered(play_type, jobs):
+                played.append(result)
+                print(f"{result['game_type']}: {result['games']} games played"
+                      f" ({time.monotonic() - started:.0f} s)", file=sys.stderr)  # fmt: skip
+        found = ratings_of(service.url, played)
+        ok = report(found, sorted(played, key=lambda r: TYPES.index(r["game_type"])))
+    print(f"{time.monotonic() - started:.0f} s in all")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

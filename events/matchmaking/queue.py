@@ -12,7 +12,7 @@ from domain.matchmaking.asking import table_sizes
 from domain.matchmaking.window import window
 from events.errors import ApplicationError
 from events.matchmaking.entries import QueueEntry, QueueMatch
-from events.matchmaking.ratings import Ratings, Skill
+from events.matchmaking.ratings import Ratings, Skill, player_skill
 from events.postgres import queue
 from events.postgres.connections import Connection, Pool
 
@@ -75,11 +75,12 @@ class Queue:
         not played at is a validation error, and nothing is joined)."""
         sizes = table_sizes(get_game_type(request.game_type), request.sizes)
         with self._pool.connection() as conn:  # one statement: its own transaction
-            entry = queue.join(conn, player_id, request.game_type, sizes, request.rated,
-                               request.bots_after_seconds)  # fmt: skip
-            if entry is None:
-                raise AlreadyQueued("the player waits in a queue already: leave it first")
-            return Standing(entry, self._skill(conn, entry))
+            joined = queue.join(conn, player_id, request.game_type, sizes, request.rated,
+                                request.bots_after_seconds)  # fmt: skip
+        if joined is None:
+            raise AlreadyQueued("the player waits in a queue already: leave it first")
+        entry, stored = joined  # the rating read by the join's own statement
+        return Standing(entry, player_skill(stored))
 
     def standing(self, player_id: UUID) -> Standing:
         """Waiting, or seated by its last queue; NotQueued if neither."""

@@ -47,7 +47,7 @@ class StoredRatings:
         self, conn: Connection, game_type: str, players: Sequence[UUID]
     ) -> dict[UUID, Skill]:
         stored = queue.ratings(conn, game_type, players)
-        return {p: Skill(*stored[p][:2]) if p in stored else NEWCOMER for p in players}
+        return {p: player_skill(stored.get(p)) for p in players}
 
     def of_bots(self, conn: Connection, game_type: str, levels: Sequence[str]) -> dict[str, Skill]:
         raters = {level: UUID(BOT_RATERS[level]) for level in levels if level in BOT_RATERS}
@@ -56,7 +56,12 @@ class StoredRatings:
         return {level: _level_skill(level, by_level.get(level)) for level in levels}
 
 
-def _level_skill(level: str, stored: tuple[float, float, int] | None) -> Skill:
+def player_skill(stored: queue.Stored | None) -> Skill:
+    """A player's skill from its stored rating row (mu, sigma, games); a newcomer's without."""
+    return NEWCOMER if stored is None else Skill(stored[0], stored[1])
+
+
+def _level_skill(level: str, stored: queue.Stored | None) -> Skill:
     """A level's stored rating once it has played enough rated games, else its anchor."""
     if stored is not None and stored[2] >= PROVISIONAL_GAMES:
         return Skill(stored[0], stored[1])

@@ -20,7 +20,8 @@ _ENTRY = (
 _MATCHED = "player_id, game_id, seat, game_type, sizes, rated, bots_after_seconds, queued_at"
 _MATCH = f"{_MATCHED}, matched_at"
 
-# The entry, unless the player waits already; joining again forgets the last match.
+# The entry, unless the player waits already, with the player's stored rating at the type (one
+# round trip: a join answers with it); joining again forgets the last match.
 _JOIN = f"""
 WITH e AS (
     INSERT INTO queue_entries (player_id, game_type, sizes, rated, bots_after_seconds)
@@ -30,8 +31,11 @@ WITH e AS (
 ), forgotten AS (
     DELETE FROM queue_matches WHERE player_id = %(player)s AND EXISTS (SELECT 1 FROM e)
 )
-SELECT {_ENTRY} FROM e
+SELECT {_ENTRY}, r.mu, r.sigma, r.games FROM e
+LEFT JOIN ratings r ON r.player_id = e.player_id AND r.game_type = e.game_type
 """
+
+Stored = tuple[float, float, int]  # a stored rating: mu, sigma, games
 
 
 def join(
@@ -41,12 +45,16 @@ def join(
     sizes: Sequence[int],
     rated: bool,
     bots_after: int | None,
-) -> QueueEntry | None:
-    """The player's new entry; None if it waits in a queue already."""
+) -> tuple[QueueEntry, Stored | None] | None:
+    """The player's new entry and its stored rating at the type (None: it has none); None if
+    it waits in a queue already."""
     params = {"player": player_id, "type": game_type, "sizes": list(sizes), "rated": rated,
               "bots_after": bots_after}  # fmt: skip
     row = conn.cursor(row_factory=dict_row).execute(_JOIN, params).fetchone()
-    return None if row is None else _entry(row)
+    if row is None:
+        return None
+    stored = None if row["mu"] is None else (row["mu"], row["sigma"], row["games"])
+    return _entry(row), stored
 
 
 def entry(conn: Connection, player_id: UUID) -> QueueEntry | None:
@@ -125,9 +133,7 @@ def record_matches(conn: Connection, game_id: UUID, seats: Mapping[int, QueueEnt
     )
 
 
-def ratings(
-    conn: Connection, game_type: str, player_ids: Sequence[UUID]
-) -> dict[UUID, tuple[float, float, int]]:
+def ratings(conn: Connection, game_type: str, player_ids: Sequence[UUID]) -> dict[UUID, Stored]:
     """The stored ratings (mu, sigma, games) of these players at the game type, where kept."""
     rows = (
         conn.cursor(row_factory=dict_row)

@@ -271,6 +271,18 @@ def test_a_waiting_player_sees_its_stored_rating_and_the_window_around_it(client
     assert joined["window"]["low"] < 31.5 < joined["window"]["high"]
 
 
+def test_a_join_answers_with_the_rating_of_its_own_game_type_only(client, app):
+    # Given a player rated at Saint Poker alone
+    ada = new_player(client, "Ada")
+    rate(app, ada["id"], "saint_poker", 31.5)
+    # When it joins St Patrick's queue
+    joined = join(client, ada["key"], type="st_patrick")
+    # Then it waits there as a newcomer, and sees the same when it asks
+    newcomer = {"rating": 25.0, "uncertainty": 8.333}
+    assert joined["rating"] == newcomer
+    assert standing(client, ada["key"])["rating"] == newcomer
+
+
 def test_players_far_apart_in_rating_are_not_seated_together_at_once(client, app):
     # Given two strong players and a weak one, all just joined for a table of three
     players = [new_player(client, name) for name in ("Ada", "Bo", "Cy")]

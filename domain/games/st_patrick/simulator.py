@@ -1,9 +1,11 @@
 """A compact St Patrick round for playouts: mutable lists, no events, no views. Every seat acts
-as the basic bot would (bots.py), from the full state it is given; the rules (S3-S9) are the
-game's own, restated for speed, and tests play it beside the real game."""
+as the basic bot would (bots.py), from the full state it is given, except the `wild` seats,
+which take relics at random; the rules (S3-S9) are the game's own, restated for speed, and
+tests play it beside the real game."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from domain.cards import Card
@@ -11,6 +13,8 @@ from domain.games.st_patrick.bots import choose_play, danger, relics_to_take
 from domain.games.st_patrick.scoring import life_changes
 from domain.games.st_patrick.state import RELICS, SNAKE, ST_PATRICK, SUITS, bites_of
 from domain.tricks import Play
+
+LIFE_SCALE = 4.0  # points of life over which being ahead turns from a toss-up to near sure
 
 
 def shown(cards: list[Card]) -> list[Card]:
@@ -45,6 +49,12 @@ class Round:
     tricks_played: int = 0
     bites: list[int] = field(default_factory=list)
     snakes: list[int] = field(default_factory=list)
+    # Seats that take relics as the random bot would (in the hunt they play as the basic bot),
+    # and the uniform draws in [0, 1) their choices use, in turn: drawn from the searching
+    # bot's generator, the round makes none of its own.
+    wild: frozenset[int] = frozenset()
+    draws: tuple[float, ...] = ()
+    drawn: int = 0
 
     def copy(self) -> Round:
         return Round(
@@ -65,6 +75,9 @@ class Round:
             self.tricks_played,
             list(self.bites),
             list(self.snakes),
+            self.wild,
+            self.draws,
+            self.drawn,
         )
 
     def holder(self, card: Card) -> int:
@@ -145,8 +158,11 @@ class Round:
         """The rest of the round, every seat as the basic bot; then the life changes (S6, S8)."""
         while self.phase == "relics":
             seat = self.relic_turn
-            hand = self.hands[seat]
-            take = relics_to_take(hand, self.players, self.relics[seat], self.relics_left)
+            if seat in self.wild:
+                take = 0 if self._draw() < 0.5 else 1 + int(self._draw() * self.relics_left)
+            else:
+                hand = self.hands[seat]
+                take = relics_to_take(hand, self.players, self.relics[seat], self.relics_left)
             self.relic_action(seat, take)
         while self.phase == "playing":
             seat = self.to_play()
@@ -160,17 +176,28 @@ class Round:
         changes, _ = life_changes(tuple(self.bites), tuple(self.relics), self.special)
         self.life = [have + change for have, change in zip(self.life, changes, strict=True)]
 
-    def value(self, seat: int, life_before: list[int]) -> float:
-        """After `finish`: the seat's share of the victory if the game is over (S9), else how
-        much better it did than the others this round, from 0 to 1."""
+    def _draw(self) -> float:
+        """The next of the world's draws (round again from the first once all are used)."""
+        draw = self.draws[self.drawn % len(self.draws)]
+        self.drawn += 1
+        return draw
+
+    def value(self, seat: int) -> float:
+        """After `finish`: how the seat stands against each other seat, from 0 (below it) to
+        1 (above it), averaged over them, as ratings rank the seats (G7). If the round ended
+        the game, the final order (S9); else a guess from the lives, which the game's order
+        follows: a seat a few points of life behind another is likely to end below it."""
+        others = [s for s in range(self.players) if s != seat]
         if min(self.life) <= 0:
             keys = list(zip(self.life, self.relics, self.snakes, strict=True))
-            winners = [s for s, key in enumerate(keys) if key == max(keys)]
-            return 1.0 / len(winners) if seat in winners else 0.0
-        deltas = [after - before for after, before in zip(self.life, life_before, strict=True)]
-        others = [d for s, d in enumerate(deltas) if s != seat]
-        edge = deltas[seat] - sum(others) / len(others)
-        return min(1.0, max(0.0, 0.5 + edge / 20))
+            mine = keys[seat]
+            return sum((mine > keys[s]) + 0.5 * (mine == keys[s]) for s in others) / len(others)
+        return sum(_ahead(self.life[seat] - self.life[s]) for s in others) / len(others)
+
+
+def _ahead(margin: int) -> float:
+    """How likely a seat this many points of life ahead of another ends the game above it."""
+    return 1.0 / (1.0 + math.exp(-margin / LIFE_SCALE))
 
 
 def passed(hands: list[list[Card]], count: int, chosen: dict[int, list[Card]]) -> list[list[Card]]:

@@ -2,9 +2,11 @@
 
 Every decision -- the pass count, the cards to pass, how many relics to take, the card to
 play -- is made by playing each candidate out to the end of the round in worlds drawn
-consistently with the view (every other seat as the basic bot) and keeping the one that does
-best: the victory share if the round ends the game, else how much less life it loses than the
-others.
+consistently with the view and keeping the one that does best. In the playouts every other
+seat plays as the basic bot, but in each world each of them takes relics at random with chance
+WILD_CHANCE (the others it meets may empty the middle: a curse). "Best" is how the seat stands
+against each other seat, as ratings rank them (G7): the final order if the round ends the game,
+else how far ahead of or behind each other seat its life is (simulator.Round.value).
 
 Hidden: the other hands. Known besides our own hand: the cards played in sight (the trick, the
 last trick, the bite cards before each seat), the cards we passed and received this round
@@ -29,6 +31,14 @@ from domain.search.worlds import deal_hidden, voids_in
 from domain.templates import seat_templates
 
 DEFAULT_ITERATIONS = 200
+# In each world every other seat takes relics at random with this chance, else as the basic
+# bot. A basic bot never empties the middle, so a model of basic seats alone never foresees a
+# curse (S5) and holds relics too freely; a seat that takes at random, or a human emptying the
+# middle on purpose, curses them. 0.3 kept the strong bot's edge over basic seats alone
+# (bench/tournament.py) and made it finish above basic at tables with a random bot
+# (bench/lineups.py, docs/benchmarks.md).
+WILD_CHANCE = 0.3
+DRAWS = 64  # uniform draws per world for its wild seats' choices
 PASS_POOL = 7  # passing 2 cards: every pair among the 7 most dangerous
 
 
@@ -39,10 +49,9 @@ def strong_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> 
     default = basic_bot(view, rng)
     me = view["you"]["seat"]
     hand = shown(cards_of(view["you"]["hand"]))
-    life = [seat["life"] for seat in view["seats"]]
     if kind == "choose_pass_count":
         counts = [default["count"], *(c for c in range(MAX_PASS + 1) if c != default["count"])]
-        value = partial(_after_pass, view, me, life, None)
+        value = partial(_after_pass, view, me, None)
         count = flat.choose(counts, partial(_dealt, view), value, rng, budget)
         return {"type": kind, "count": count}
     if kind == "pass_cards":
@@ -50,7 +59,7 @@ def strong_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> 
         chosen = flat.choose(
             options,
             partial(_dealt, view),
-            lambda hands, cards: _after_pass(view, me, life, cards, hands, template["count"]),
+            lambda hands, cards: _after_pass(view, me, cards, hands, template["count"]),
             rng,
             budget,
         )
@@ -58,14 +67,12 @@ def strong_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> 
     if kind == "take_relics":
         basic = default.get("count", 0)
         takes = [basic, *(k for k in range(view["relics_left"] + 1) if k != basic)]
-        value = partial(_after_relics, me, life)
+        value = partial(_after_relics, me)
         take = flat.choose(takes, partial(relic_world, view), value, rng, budget)
         return {"type": kind, "count": take} if take else {"type": "pass_relics"}
     first = Card.from_json(default["card"])
     moves = [first, *(card for card in cards_of(template["cards"]) if card != first)]
-    card = flat.choose(
-        moves, partial(hunt_world, view), partial(_after_play, me, life), rng, budget
-    )
+    card = flat.choose(moves, partial(hunt_world, view), partial(_after_play, me), rng, budget)
     return {"type": "play_card", "card": card.to_json()}
 
 
@@ -83,7 +90,7 @@ def pass_candidates(hand: list[Card], count: int, basic: list[Card]) -> list[tup
 # --- worlds --------------------------------------------------------------------------------
 
 
-def _dealt(view: dict[str, Any], rng: Rng) -> list[list[Card]]:
+def _dealt(view: dict[str, Any], rng: Rng) -> Round:
     """Before the pass takes effect: every card not ours is in another hand (S2), a seat that
     has chosen its cards still counted as holding them."""
     n, me = len(view["seats"]), view["you"]["seat"]
@@ -92,7 +99,7 @@ def _dealt(view: dict[str, Any], rng: Rng) -> list[list[Card]]:
     counts = {s: HAND_SIZES[n] for s in range(n) if s != me}
     hands, _ = deal_hidden(pool, counts, rng)
     hands[me] = hand
-    return [shown(hands[s]) for s in range(n)]
+    return _round(view, [shown(hands[s]) for s in range(n)], rng)
 
 
 def _hands(view: dict[str, Any], rng: Rng) -> list[list[Card]]:
@@ -138,7 +145,7 @@ def relic_world(view: dict[str, Any], rng: Rng) -> Round:
     the relics held, and we count the passes since the nearest taker before us (or, with no
     take, since the holder of clover 7, who started)."""
     n, me = len(view["seats"]), view["you"]["seat"]
-    world = _round(view, _hands(view, rng))
+    world = _round(view, _hands(view, rng), rng)
     world.relics_left, world.relic_turn, world.curses = view["relics_left"], me, view["curses"]
     takers = [s for s in range(1, n) if world.relics[(me - s) % n] > 0]
     world.taken = bool(takers)
@@ -150,7 +157,7 @@ def relic_world(view: dict[str, Any], rng: Rng) -> Round:
 
 
 def hunt_world(view: dict[str, Any], rng: Rng) -> Round:
-    world = _round(view, _hands(view, rng))
+    world = _round(view, _hands(view, rng), rng)
     world.phase, world.special, world.leader = "playing", view["special_hunt"], view["leader"]
     world.trick = list(plays_of(view["trick"]))
     world.tricks_played = sum(seat["tricks_won"] for seat in view["seats"])
@@ -161,15 +168,18 @@ def hunt_world(view: dict[str, Any], rng: Rng) -> Round:
     return world
 
 
-def _round(view: dict[str, Any], hands: list[list[Card]]) -> Round:
-    seats = view["seats"]
+def _round(view: dict[str, Any], hands: list[list[Card]], rng: Rng) -> Round:
+    seats, me = view["seats"], view["you"]["seat"]
     snake_lead = bool(view.get("options", {}).get("first_lead_snake_allowed", True))
+    wild = frozenset(s for s in range(len(seats)) if s != me and rng.random() < WILD_CHANCE)
     return Round(
         len(seats),
         hands,
         [seat["life"] for seat in seats],
         [seat["relics"] for seat in seats],
         snake_lead,
+        wild=wild,
+        draws=tuple(rng.random() for _ in range(DRAWS)) if wild else (),
     )
 
 
@@ -179,29 +189,29 @@ def _round(view: dict[str, Any], hands: list[list[Card]]) -> Round:
 def _after_pass(
     view: dict[str, Any],
     me: int,
-    life: list[int],
     cards: tuple[Card, ...] | None,
-    hands: list[list[Card]],
+    dealt: Round,
     count: int,
 ) -> float:
     mine = {me: list(cards)} if cards else {}
-    after = passed(hands, count, mine) if count else hands  # a world is never changed
-    world = _round(view, [shown(hand) for hand in after])
+    world = dealt.copy()  # a world is never changed
+    if count:
+        world.hands = [shown(hand) for hand in passed(world.hands, count, mine)]
     world.relics = [0] * world.players
     world.start_relics()
     world.finish()
-    return world.value(me, life)
+    return world.value(me)
 
 
-def _after_relics(me: int, life: list[int], world: Round, take: int) -> float:
+def _after_relics(me: int, world: Round, take: int) -> float:
     played = world.copy()
     played.relic_action(me, take)
     played.finish()
-    return played.value(me, life)
+    return played.value(me)
 
 
-def _after_play(me: int, life: list[int], world: Round, card: Card) -> float:
+def _after_play(me: int, world: Round, card: Card) -> float:
     played = world.copy()
     played.play(me, card)
     played.finish()
-    return played.value(me, life)
+    return played.value(me)
