@@ -105,10 +105,26 @@ def pushpin_serving(settings: Settings, directory: Path, **environment: str) -> 
         worker = start_worker(settings, PUSHPIN_URLS=setup.control_url, **environment)
         try:
             wait_until_up(setup.port)
+            wait_for_handler(setup.control_port)
             yield Fronted(f"http://127.0.0.1:{setup.port}", api, front, setup)
         finally:
             stop_worker(worker)
             stop_pushpin(front)
+
+
+def wait_for_handler(port: int) -> None:
+    """Until Pushpin's handler answers on its control port, then a moment more: the client
+    port comes up before the handler, and a stream held meanwhile is cut after its first part
+    ('Accept service unavailable'). The proxy reaches the handler over ZeroMQ, which connects
+    in the background once the handler is up."""
+    for _ in range(150):
+        try:
+            requests.get(f"http://127.0.0.1:{port}/", timeout=2)
+            time.sleep(0.5)
+            return
+        except (requests.ConnectionError, requests.Timeout):
+            time.sleep(0.1)
+    raise AssertionError("Pushpin's handler did not come up")
 
 
 def start_pushpin(setup: PushpinSetup) -> subprocess.Popen:

@@ -21,6 +21,7 @@ from tests.api.real_server import (
     gunicorn_serving,
     start_pushpin,
     stop_pushpin,
+    wait_for_handler,
     wait_until_up,
 )
 from tests.api.test_event_stream import act, game_state, new_game
@@ -49,6 +50,7 @@ def nodes(settings, tmp_path_factory) -> Iterator[list[Node]]:
             process = start_pushpin(setup)
             stack.callback(stop_pushpin, process)
             wait_until_up(setup.port)
+            wait_for_handler(setup.control_port)
             found.append(Node(f"http://127.0.0.1:{setup.port}", process))
             setups.append(setup)
         urls = ",".join(setup.control_url for setup in setups)
