@@ -35,6 +35,7 @@ from events.committing import Committer
 from events.folding import CODE_VERSION
 from events.idempotent_requests import Claim
 from events.outbox import Work, decode, encode
+from events.pending_append import PendingAppend
 from events.postgres.repository import Repository
 from events.records import StoredEvent, StreamHead, chained_events, new_events
 from events.sealing import Sealer
@@ -177,7 +178,7 @@ class RecordingUnitOfWork:
         events: Sequence[Event],
         table: Table,
         acted: int | None = None,
-    ) -> list[StoredEvent]:
+    ) -> PendingAppend:
         stored = chained_events(game_id, head, new_events(events), self.clock.now)
         self.game.events.extend(stored)
         self.game.table = table
@@ -186,7 +187,9 @@ class RecordingUnitOfWork:
             self.game.snapshot = (version, {"code": CODE_VERSION, "table": table_to_json(table)})
         if acted is not None and acted in self.game.player_seats:
             self.game.player_seats[acted].last_acted_version = version
-        return stored
+        appended = PendingAppend(stored)
+        appended.mark_sent(stored)  # recorded at once: this unit never rolls back
+        return appended
 
     def add_work(
         self, game_id: UUID, version: int, work: Sequence[Work], urgent: bool = False

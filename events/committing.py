@@ -43,15 +43,16 @@ class Committer:
     ) -> Committed:
         """`applied` are events already folded into `table` (a new table's TableCreated);
         `acted` is the seat whose own move this is (a client's action), if any; `notices` are
-        told before those the commit itself gives (the matchmaker's `match_found`)."""
+        told before those the commit itself gives (the matchmaker's `match_found`). The
+        result's stored events are read once `uow` has ended."""
         before = None if applied else table
         table, dealt = policy.with_deals(table, decided, self._deal_rng, str(game_id))
         events = [*(applied or []), *dealt]
-        stored = uow.append(game_id, head, events, table, acted)
-        version = head.version + len(events)
+        appended = uow.append(game_id, head, events, table, acted)
+        version = appended.version
         seconds = table.options.get("turn_seconds")
-        if seconds is not None:
-            uow.set_timers(game_id, policy.timers(table), seconds, stored)
+        if seconds is not None:  # the new events' moments are known before they are sent
+            uow.set_timers(game_id, policy.timers(table), seconds, appended.chained)
         urgent = any(seat.kind == tables.HUMAN for seat in table.seats)
         uow.add_work(game_id, version, outbox.work_due(policy.due(table)), urgent)
         if is_rated(table.options) and any(isinstance(e, GameEnded) for e in events):
@@ -59,7 +60,7 @@ class Committer:
             # work once per game, which would otherwise queue behind every bot turn due.
             uow.add_work(game_id, version, [outbox.RateGame()], urgent=True)
         _keep_players(uow, game_id, version, before, table, events, notices)
-        return Committed(game_id, head.version, version, table, stored, events)
+        return Committed(game_id, head.version, version, table, appended, events)
 
 
 def _keep_players(

@@ -19,6 +19,7 @@ from events.errors import GameExists, GameNotFound, VersionConflict
 from events.idempotent_requests import Claim, ClaimKind
 from events.matchmaking.entries import QueueEntry
 from events.outbox import Work
+from events.pending_append import PendingAppend
 from events.records import StoredEvent, StreamHead, chained_events, new_events
 
 
@@ -54,8 +55,13 @@ class MemoryStore:
 
 
 class MemoryUnitOfWork:
+    """An append changes the state at once (the unit's later reads see it), but its events
+    count as stored only once the unit has ended well, as on Postgres, where an append may go
+    out with the COMMIT: code that read them earlier fails here too."""
+
     def __init__(self, store: MemoryStore) -> None:
         self._store = store
+        self._appends: list[PendingAppend] = []
 
     def __enter__(self) -> Self:
         self._store.lock.acquire()
@@ -66,9 +72,16 @@ class MemoryUnitOfWork:
         return self
 
     def __exit__(self, *raised: object) -> None:
-        if raised[0] is not None:
-            self._store.state = self._before  # rolled back
-        self._store.lock.release()
+        try:
+            if raised[0] is not None:
+                self._store.state = self._before  # rolled back
+            for appended in self._appends:
+                if raised[0] is None:
+                    appended.mark_sent(appended.chained)  # no global positions here: all 0
+                else:
+                    appended.drop()
+        finally:
+            self._store.lock.release()
 
     def claim(self, scope: str, key_id: str, request_hash: str) -> Claim:
         found = self.s.requests.get((scope, key_id))
@@ -110,14 +123,16 @@ class MemoryUnitOfWork:
         events: Sequence[Event],
         table: Table,
         acted: int | None = None,
-    ) -> list[StoredEvent]:
+    ) -> PendingAppend:
         if self.s.heads[game_id] != head:
             raise VersionConflict(game_id, head.version, self.s.heads[game_id].version)
         stored = chained_events(game_id, head, new_events(events), self._store.clock())
         self.s.events[game_id] = [*self.s.events[game_id], *stored]
         self.s.heads[game_id] = StreamHead(stored[-1].version, stored[-1].hash, head.chain_format)
         self.s.tables[game_id] = table
-        return stored
+        appended = PendingAppend(stored)
+        self._appends.append(appended)
+        return appended
 
     def add_work(
         self, game_id: UUID, version: int, work: Sequence[Work], urgent: bool = False

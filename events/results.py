@@ -8,6 +8,7 @@ from uuid import UUID
 
 from domain import table as tables
 from domain.decider import Event
+from events.pending_append import PendingAppend
 from events.records import StoredEvent
 
 
@@ -36,9 +37,15 @@ class Committed:
     before: int
     version: int
     table: tables.Table
-    stored: list[StoredEvent]
+    appended: PendingAppend
     events: list[Event]
     secrets: SeatSecrets = field(default_factory=SeatSecrets)
+
+    @property
+    def stored(self) -> list[StoredEvent]:
+        """The appended events as stored: read once the command's unit of work has ended (the
+        append may go out with its COMMIT)."""
+        return self.appended.stored
 
 
 @dataclass(frozen=True)

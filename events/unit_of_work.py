@@ -19,6 +19,7 @@ from domain.table import Table
 from events.idempotent_requests import Claim
 from events.matchmaking.entries import QueueEntry
 from events.outbox import Work
+from events.pending_append import PendingAppend
 from events.records import StoredEvent, StreamHead
 
 
@@ -63,9 +64,11 @@ class UnitOfWork(Protocol):
         events: Sequence[Event],
         table: Table,
         acted: int | None = None,
-    ) -> list[StoredEvent]:
+    ) -> PendingAppend:
         """Appends after `head`; `table` is the state the events lead to, `acted` the seat
-        whose own move they are (a client's action), if any."""
+        whose own move they are (a client's action), if any. The unit may send the append
+        later (with its next statement, or its COMMIT): the events as stored are read from
+        what this returns once the unit has ended."""
         ...
 
     def add_work(
@@ -108,7 +111,8 @@ class UnitOfWork(Protocol):
         self, game_id: UUID, waiting: dict[int, int], seconds: int, new: Sequence[StoredEvent]
     ) -> None:
         """The turn timers of the game from now on: for each seat waited for, since which
-        version (its `recorded_at` is in `new`, or stored) plus `seconds`."""
+        version (its `recorded_at` is in `new`, the events being appended, or stored) plus
+        `seconds`."""
         ...
 
     def deadline(self, game_id: UUID, seat: int, since: int) -> datetime | None:

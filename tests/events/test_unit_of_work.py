@@ -19,6 +19,7 @@ from domain.templates import action_from_template
 from events.bootstrap import Cardroom, bootstrap
 from events.commands import ActionRequest
 from events.errors import GameExists, GameNotFound, Unauthorized
+from events.pending_append import AppendNotSaved
 from events.postgres.repository import Repository
 from events.postgres.unit_of_work import PostgresUnitOfWork
 from events.records import StreamHead
@@ -136,15 +137,20 @@ def stored_positions(cardroom: Cardroom, game_id: uuid.UUID) -> dict[int, int]:
 
 
 def test_an_append_goes_with_the_commit_and_its_events_get_their_positions(cardroom):
-    # Given a game, when a unit appends a legal action and ends
+    # Given a game, when a unit appends a legal action
     game_id, _ = four_humans(cardroom)
     with units(cardroom)() as uow:
         head, table, decided = a_legal_action(cardroom, game_id, uow)
-        stored = uow.append(game_id, head, decided, table)
-    # Then the events are saved, and the list the append returned has their positions
+        appended = uow.append(game_id, head, decided, table)
+        # Then, held back for the COMMIT, its stored events cannot be read yet
+        assert not appended.sent
+        with pytest.raises(AppendNotSaved, match="not sent yet"):
+            appended.stored  # noqa: B018
+    # And once the unit has ended, they are saved and read with their positions
     saved = stored_positions(cardroom, game_id)
-    assert stored and all(saved[e.version] == e.global_position for e in stored)
-    assert cardroom.queries.game(game_id)[1] == head.version + len(stored)
+    stored = appended.stored
+    assert stored and all(saved[e.version] == e.global_position > 0 for e in stored)
+    assert cardroom.queries.game(game_id)[1] == head.version + len(stored) == appended.version
 
 
 def test_a_statement_after_an_append_sends_the_append_first(cardroom):
@@ -152,12 +158,44 @@ def test_a_statement_after_an_append_sends_the_append_first(cardroom):
     game_id, tokens = four_humans(cardroom)
     with units(cardroom)() as uow:
         head, table, decided = a_legal_action(cardroom, game_id, uow)
-        stored = uow.append(game_id, head, decided, table)
+        appended = uow.append(game_id, head, decided, table)
         uow.revoke_token(game_id, 3)
         # Then the append was sent before that statement: its positions are known already
-        assert all(e.global_position > 0 for e in stored)
+        assert appended.sent and all(e.global_position > 0 for e in appended.stored)
     assert cardroom.queries.seat_for(game_id, tokens[3]) is None
-    assert cardroom.queries.game(game_id)[1] == head.version + len(stored)
+    assert cardroom.queries.game(game_id)[1] == appended.version
+
+
+def test_an_append_held_back_is_dropped_when_the_unit_rolls_back(cardroom):
+    # Given a unit that appends a legal action, then fails before its end
+    game_id, _ = four_humans(cardroom)
+    _, version = cardroom.queries.game(game_id)
+    with pytest.raises(RuntimeError, match="the unit fails"), units(cardroom)() as uow:
+        head, table, decided = a_legal_action(cardroom, game_id, uow)
+        appended = uow.append(game_id, head, decided, table)
+        raise RuntimeError("the unit fails after its append")
+    # Then the append never reached Postgres, and its events say so when read
+    with pytest.raises(AppendNotSaved, match="rolled back"):
+        appended.stored  # noqa: B018
+    assert cardroom.queries.game(game_id)[1] == version
+    assert pooled_transaction_status(cardroom) == TransactionStatus.IDLE
+
+
+def test_an_append_sent_before_a_rollback_is_dropped_too(cardroom):
+    # Given a unit whose append went out ahead of a later statement, then that fails
+    game_id, tokens = four_humans(cardroom)
+    _, version = cardroom.queries.game(game_id)
+    with pytest.raises(RuntimeError), units(cardroom)() as uow:
+        head, table, decided = a_legal_action(cardroom, game_id, uow)
+        appended = uow.append(game_id, head, decided, table)
+        uow.revoke_token(game_id, 1)
+        assert appended.sent
+        raise RuntimeError("the unit fails after its append was sent")
+    # Then nothing of it stays, and its events are no longer read as stored
+    with pytest.raises(AppendNotSaved, match="rolled back"):
+        appended.stored  # noqa: B018
+    assert cardroom.queries.game(game_id)[1] == version
+    assert cardroom.queries.seat_for(game_id, tokens[1]) == 1
 
 
 def test_an_append_that_fails_at_its_commit_fails_the_unit_and_keeps_nothing(cardroom):
@@ -168,8 +206,10 @@ def test_an_append_that_fails_at_its_commit_fails_the_unit_and_keeps_nothing(car
         head, table, decided = a_legal_action(cardroom, game_id, uow)
         uow.revoke_token(game_id, 2)  # written before the append: rolled back with it
         behind = StreamHead(head.version - 1, head.hash, head.chain_format)
-        uow.append(game_id, behind, decided, table)
+        appended = uow.append(game_id, behind, decided, table)
     # Then nothing of the unit stays, and the connection is idle for the next one
+    with pytest.raises(AppendNotSaved):
+        appended.stored  # noqa: B018
     assert cardroom.queries.game(game_id)[1] == version
     assert cardroom.queries.seat_for(game_id, tokens[2]) == 2
     assert pooled_transaction_status(cardroom) == TransactionStatus.IDLE
