@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from api.services import services
 from domain.table import Table
 from domain.table_view import view_table
 from events.chain import timestamp
@@ -21,14 +21,17 @@ def iso(moment: datetime) -> str:
 
 
 def render_game(
-    game_id: UUID, version: int, table: Table, viewer: int | None, live: bool = True
+    game_id: UUID,
+    version: int,
+    table: Table,
+    viewer: int | None,
+    deadlines: Mapping[int, datetime],
 ) -> dict[str, Any]:
-    """The game as `viewer` sees it; `live` (not a replay): seats whose turn runs out on a
-    timer carry their `deadline`."""
+    """The game as `viewer` sees it; the seats in `deadlines` (a timed table's turns, as the
+    command that wrote the game or the read that loaded it found them; none in a replay) carry
+    their `deadline`. Reads nothing: what it shows is given."""
     view = {"id": str(game_id), "version": version, **view_table(table, viewer)}
-    if live and table.options.get("turn_seconds") is not None and table.status == "active":
-        deadlines = services().queries.deadlines(game_id)
-        for seat in view["seats"]:
-            if seat["seat"] in deadlines:
-                seat["deadline"] = iso(deadlines[seat["seat"]])
+    for seat in view["seats"]:
+        if seat["seat"] in deadlines:
+            seat["deadline"] = iso(deadlines[seat["seat"]])
     return view

@@ -231,7 +231,7 @@ class RecordingUnitOfWork:
 
     def set_timers(
         self, game_id: UUID, waiting: dict[int, int], seconds: int, new: Sequence[StoredEvent]
-    ) -> None:
+    ) -> dict[int, datetime]:
         raise NotImplementedError("history tables have no turn timers")
 
     def deadline(self, game_id: UUID, seat: int, since: int) -> datetime | None:

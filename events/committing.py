@@ -5,6 +5,7 @@ at a rated table's end, the ratings' work)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from uuid import UUID
 
 from domain import policy
@@ -51,8 +52,9 @@ class Committer:
         appended = uow.append(game_id, head, events, table, acted)
         version = appended.version
         seconds = table.options.get("turn_seconds")
+        deadlines: dict[int, datetime] = {}
         if seconds is not None:  # the new events' moments are known before they are sent
-            uow.set_timers(game_id, policy.timers(table), seconds, appended.chained)
+            deadlines = uow.set_timers(game_id, policy.timers(table), seconds, appended.chained)
         urgent = any(seat.kind == tables.HUMAN for seat in table.seats)
         uow.add_work(game_id, version, outbox.work_due(policy.due(table)), urgent)
         if is_rated(table.options) and any(isinstance(e, GameEnded) for e in events):
@@ -60,7 +62,7 @@ class Committer:
             # work once per game, which would otherwise queue behind every bot turn due.
             uow.add_work(game_id, version, [outbox.RateGame()], urgent=True)
         _keep_players(uow, game_id, version, before, table, events, notices)
-        return Committed(game_id, head.version, version, table, appended, events)
+        return Committed(game_id, head.version, version, table, appended, events, deadlines)
 
 
 def _keep_players(

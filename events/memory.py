@@ -175,10 +175,11 @@ class MemoryUnitOfWork:
 
     def set_timers(
         self, game_id: UUID, waiting: dict[int, int], seconds: int, new: Sequence[StoredEvent]
-    ) -> None:
+    ) -> dict[int, datetime]:
         moments = {event.version: event.recorded_at for event in self.s.events[game_id]}
         timers = {s: (v, moments[v] + timedelta(seconds=seconds)) for s, v in waiting.items()}
         self.s.timers[game_id] = timers
+        return {seat: deadline for seat, (_, deadline) in timers.items()}
 
     def deadline(self, game_id: UUID, seat: int, since: int) -> datetime | None:
         found = self.s.timers.get(game_id, {}).get(seat)

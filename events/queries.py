@@ -39,6 +39,17 @@ class GameSince(NamedTuple):
     credentials: frozenset[str]
 
 
+class ShownGame(NamedTuple):
+    """The game as GET /games/<id> shows it: the table at its latest version, the seat the
+    caller's token acts for (None: none), and when the turn of each seat a timed table waits
+    for runs out."""
+
+    table: Table
+    version: int
+    seat: int | None
+    deadlines: dict[int, datetime]
+
+
 class Queries:
     def __init__(
         self, pool: Pool, repository: Repository, offload: Callable[..., Any] = run_in_place
@@ -62,6 +73,20 @@ class Queries:
             version, seat = seat_tokens.version_and_seat(conn, game_id, token)
             table, version = self._repository.load(conn, game_id, current_version=version)
         return table, version, seat
+
+    def shown_game(
+        self, game_id: UUID, token: str | None, held: Callable[[int], bool] = lambda _: False
+    ) -> ShownGame:
+        """The game as `game_as` finds it, with its turns' deadlines: at a timed table in play,
+        a second statement on the same connection reads them; else that is all. `held` says
+        whether the caller holds the game at a version already (If-None-Match): at such a
+        version nothing will be shown, so no deadline is read."""
+        with self._pool.connection() as conn:
+            version, seat = seat_tokens.version_and_seat(conn, game_id, token)
+            table, version = self._repository.load(conn, game_id, current_version=version)
+            timed = _on_the_clock(table) and not held(version)
+            deadlines = turn_timers.of_game(conn, game_id) if timed else {}
+        return ShownGame(table, version, seat, deadlines)
 
     def events(self, game_id: UUID, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         with self._pool.connection() as conn:
@@ -119,8 +144,11 @@ class Queries:
                 audit_cache.keep(conn, game_id, CODE_VERSION, key_id(key), report)
         return report
 
-    def deadlines(self, game_id: UUID) -> dict[int, datetime]:
-        """When the turn of each seat a timed game waits for runs out."""
+    def deadlines(self, game_id: UUID, table: Table) -> dict[int, datetime]:
+        """When the turn of each seat a timed game waits for runs out, now; `table` is the game
+        as the caller shows it (none are read unless it is timed and in play)."""
+        if not _on_the_clock(table):
+            return {}
         with self._pool.connection() as conn:
             return turn_timers.of_game(conn, game_id)
 
@@ -150,3 +178,9 @@ class Queries:
         """The seat a token acts for at this game now, None if it acts for none."""
         with self._pool.connection() as conn:
             return seat_tokens.seat_for(conn, game_id, token)
+
+
+def _on_the_clock(table: Table) -> bool:
+    """Whether the game may have turn timers: only a timed table in play has any, so no other
+    reads them."""
+    return table.options.get("turn_seconds") is not None and table.status == "active"

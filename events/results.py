@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -31,7 +32,8 @@ class SeatSecrets:
 
 @dataclass(frozen=True)
 class Committed:
-    """What a command appended: the game went from `before` to `version`."""
+    """What a command appended: the game went from `before` to `version`; `deadlines` are
+    when the turn of each seat a timed table waits for runs out, as the commit set them."""
 
     game_id: UUID
     before: int
@@ -39,6 +41,7 @@ class Committed:
     table: tables.Table
     appended: PendingAppend
     events: list[Event]
+    deadlines: dict[int, datetime] = field(default_factory=dict)
     secrets: SeatSecrets = field(default_factory=SeatSecrets)
 
     @property

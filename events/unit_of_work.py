@@ -109,10 +109,10 @@ class UnitOfWork(Protocol):
 
     def set_timers(
         self, game_id: UUID, waiting: dict[int, int], seconds: int, new: Sequence[StoredEvent]
-    ) -> None:
+    ) -> dict[int, datetime]:
         """The turn timers of the game from now on: for each seat waited for, since which
         version (its `recorded_at` is in `new`, the events being appended, or stored) plus
-        `seconds`."""
+        `seconds`. Returns each waited-for seat's deadline: all the game's timers now."""
         ...
 
     def deadline(self, game_id: UUID, seat: int, since: int) -> datetime | None:

@@ -34,14 +34,21 @@ def _load_for_caller(game_id: str) -> tuple[UUID, Table, int, int | None]:
 @bp.get("/games/<game_id>")
 @limited("reads")
 def show_game(game_id: str) -> ResponseReturnValue:
-    game, table, version, seat = _load_for_caller(game_id)
+    game, token = game_uuid(game_id), bearer_token()
+    held = {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}
+    shown = services().queries.shown_game(game, token, held=lambda v: _etag(v) in held)
+    seat, version = checked_seat(token, shown.seat), shown.version
     logs.bind(version=version)  # the log line says which version the caller saw
-    etag = f'"{version}"'
-    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+    etag = _etag(version)
+    if etag in held:
         return Response(status=304, headers={"ETag": etag, "Vary": "Authorization"})
-    response = jsonify(render_game(game, version, table, seat))
+    response = jsonify(render_game(game, version, shown.table, seat, shown.deadlines))
     response.headers.update({"ETag": etag, "Vary": "Authorization"})
     return response
+
+
+def _etag(version: int) -> str:
+    return f'"{version}"'
 
 
 @bp.post("/games/<game_id>/actions")
@@ -89,4 +96,5 @@ def replay(game_id: str) -> ResponseReturnValue:
             errors={"version": [f"must be at most {version}"]},
         )
     table_then = services().queries.table_at(game, params["version"])
-    return jsonify(render_game(game, params["version"], table_then, seat, live=False))
+    # A replay shows the game as it stood then: its turns carry no deadline.
+    return jsonify(render_game(game, params["version"], table_then, seat, deadlines={}))

@@ -20,7 +20,9 @@ def set_timers(
     waiting: dict[int, int],
     seconds: int,
     new: Sequence[StoredEvent],
-) -> None:
+) -> dict[int, datetime]:
+    """Each waited-for seat's deadline, as the game's rows hold them from now on: a row whose
+    seat still waits since the same version keeps its deadline, which is the same moment."""
     conn.execute(
         "DELETE FROM turn_timers WHERE game_id = %s AND NOT (seat = ANY(%s))",
         (game_id, list(waiting)),
@@ -37,14 +39,18 @@ def set_timers(
             .fetchall()
         )
         moments |= dict(rows)
+    deadlines = {
+        seat: moments[since] + timedelta(seconds=seconds) for seat, since in waiting.items()
+    }
     for seat, since in waiting.items():
         conn.execute(
             "INSERT INTO turn_timers (game_id, seat, since_version, deadline)"
             " VALUES (%s, %s, %s, %s) ON CONFLICT (game_id, seat) DO UPDATE"
             " SET since_version = EXCLUDED.since_version, deadline = EXCLUDED.deadline"
             " WHERE turn_timers.since_version <> EXCLUDED.since_version",
-            (game_id, seat, since, moments[since] + timedelta(seconds=seconds)),
+            (game_id, seat, since, deadlines[seat]),
         )
+    return deadlines
 
 
 def deadline(conn: Connection, game_id: UUID, seat: int, since: int) -> datetime | None:

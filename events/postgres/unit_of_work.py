@@ -275,9 +275,9 @@ class PostgresUnitOfWork:
 
     def set_timers(
         self, game_id: UUID, waiting: dict[int, int], seconds: int, new: Sequence[StoredEvent]
-    ) -> None:
+    ) -> dict[int, datetime]:
         self._send_pending()
-        turn_timers.set_timers(self._transaction(), game_id, waiting, seconds, new)
+        return turn_timers.set_timers(self._transaction(), game_id, waiting, seconds, new)
 
     def deadline(self, game_id: UUID, seat: int, since: int) -> datetime | None:
         self._send_pending()

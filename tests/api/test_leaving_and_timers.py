@@ -86,6 +86,35 @@ def test_only_the_seats_own_token_leaves_it(client):
     assert client.get(f"/games/{created['id']}").get_json()["seats"][0]["kind"] == "human"
 
 
+def deadlines_of(game: dict) -> dict[int, str]:
+    return {seat["seat"]: seat["deadline"] for seat in game["seats"] if "deadline" in seat}
+
+
+def test_every_answer_shows_the_deadlines_the_game_has_and_a_replay_none(client):
+    # Given a timed table of three humans, dealt at once (the same answer to a retry)
+    body = {"type": "trick_and_snipers", "seats": humans(3), "options": {"turn_seconds": 60}}
+    retried = {"Idempotency-Key": str(uuid.uuid4())}
+    created = client.post("/games", json=body, headers=retried).get_json()
+    game, tokens = created["id"], tokens_of(created)
+    # Then its creation shows each seat's deadline, as a GET of it does, and so does a retry
+    waited = deadlines_of(created)
+    assert waited.keys() == {0, 1, 2}
+    shown = client.get(f"/games/{game}", headers=auth(tokens[0])).get_json()
+    assert deadlines_of(shown) == waited
+    assert deadlines_of(client.post("/games", json=body, headers=retried).get_json()) == waited
+    # When seat 0 acts, its answer (and a retry's) shows the seats still waited for, as a GET
+    action = action_from(shown["you"]["legal_actions"][0], random.Random(1))
+    headers = {**auth(tokens[0]), "Idempotency-Key": "pass-0"}
+    acted = client.post(f"/games/{game}/actions", json=action, headers=headers).get_json()
+    again = client.post(f"/games/{game}/actions", json=action, headers=headers).get_json()
+    now = client.get(f"/games/{game}", headers=auth(tokens[1])).get_json()
+    assert deadlines_of(acted["game"]) == deadlines_of(again["game"]) == deadlines_of(now)
+    assert deadlines_of(now) == {1: waited[1], 2: waited[2]}
+    # And a replay of a past version shows no deadline
+    replayed = client.get(f"/games/{game}/replay?version={created['version']}").get_json()
+    assert deadlines_of(replayed) == {}
+
+
 def test_a_silent_seat_times_out_is_played_for_and_after_three_timeouts_has_left(client, worker):
     created = create_game(client, "trick_and_snipers", [*humans(1), BOT, BOT], TIMER)
     game, token = created["id"], tokens_of(created)[0]

@@ -77,6 +77,21 @@ def test_reading_a_game_this_process_just_wrote_is_one_statement(client, monkeyp
     assert count[0] == 1
 
 
+def test_a_timed_game_is_read_with_its_deadlines_and_an_unchanged_one_without(client, monkeypatch):
+    # Given a timed table of four humans in play
+    created = create_game(client, "trick_and_snipers", humans(4), {"turn_seconds": 60})
+    game_id, token = created["id"], tokens_of(created)[0]
+    # When a seat reads it: the version with the token's seat, then the turns' deadlines
+    with round_trips(monkeypatch) as count:
+        shown = client.get(f"/games/{game_id}", headers=auth(token))
+    assert "deadline" in shown.get_json()["seats"][0] and count[0] == 2
+    # And when it reads it again at the version it holds: no deadline is read for a 304
+    again = {**auth(token), "If-None-Match": shown.headers["ETag"]}
+    with round_trips(monkeypatch) as count:
+        unchanged = client.get(f"/games/{game_id}", headers=again)
+    assert unchanged.status_code == 304 and count[0] == 1
+
+
 def test_creating_a_table_inserts_its_stream_with_begin_and_all_its_tokens_at_once(
     client, monkeypatch
 ):

@@ -293,6 +293,23 @@ def test_after_max_timeouts_in_a_row_the_seat_is_treated_as_left(store):
     assert table.seats[2].kind == tables.BOT and table.left == (2,)
 
 
+def test_a_commit_carries_the_deadlines_it_set_for_the_seats_it_waits_for(store):
+    # Given a timed table of three humans, dealt at once
+    service = commands_on(store)
+    game = timed_table(service, seconds=5)
+    # Then its creation carries each waited-for seat's deadline, the ones its timers hold
+    timers = store.state.timers[game.game_id]
+    assert game.deadlines and game.deadlines == {s: d for s, (_, d) in timers.items()}
+    # And after seat 0 acts, the commit carries the deadlines of the seats still waited for
+    acted = service.act(game.game_id, 0, first_pass(game.table, 0))
+    assert isinstance(acted, Committed) and acted.deadlines.keys() == {1, 2}
+    assert acted.deadlines == {s: game.deadlines[s] for s in (1, 2)}
+
+
+def test_a_table_without_a_timer_commits_no_deadline(store):
+    assert new_table(commands_on(store), HUMAN, HUMAN, HUMAN).deadlines == {}
+
+
 def test_a_seat_that_acts_is_not_timed_out_for_the_turn_it_took(store):
     service = commands_on(store)
     game = timed_table(service)
