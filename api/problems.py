@@ -5,15 +5,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import psycopg
 import redis
 from flask import Flask, Response, json
 from flask_limiter.errors import RateLimitExceeded
 from marshmallow import ValidationError
-from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from domain.decider import DomainError
+from events.bootstrap import STORAGE_UNAVAILABLE
 from events.errors import ActionRefused, ApplicationError, GameNotFound, VersionConflict
 
 log = logging.getLogger("cardroom.api")
@@ -130,9 +129,6 @@ def register_error_handlers(app: Flask) -> None:
                 response.headers[name] = value
         return response
 
-    @app.errorhandler(psycopg.OperationalError)
-    @app.errorhandler(PoolTimeout)
-    @app.errorhandler(redis.RedisError)
     def _unavailable(error: Exception) -> Response:
         # The database or Redis is unreachable, or every connection is busy: nothing was
         # committed, so the client may simply retry.
@@ -140,6 +136,9 @@ def register_error_handlers(app: Flask) -> None:
         response = problem_response(503, "unavailable", "a backing service is unavailable; retry")
         response.headers["Retry-After"] = "1"
         return response
+
+    for unavailable in (*STORAGE_UNAVAILABLE, redis.RedisError):
+        app.register_error_handler(unavailable, _unavailable)
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Response:

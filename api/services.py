@@ -4,13 +4,12 @@ and Redis."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from flask import current_app
-from psycopg_pool import ConnectionPool
 from redis import Redis
 
 from events.automation import Automation
+from events.bootstrap import Pool
 from events.commands import Commands
 from events.matchmaking.matcher import Matcher
 from events.matchmaking.queue import Queue
@@ -25,7 +24,7 @@ from events.work_queue import WorkQueue
 @dataclass
 class Services:
     settings: Settings
-    pool: ConnectionPool[Any]  # closed when the process ends; views never use it
+    pool: Pool  # closed when the process ends; views never use it
     commands: Commands
     automation: Automation  # tests drive workers' work through it; views never do
     queries: Queries

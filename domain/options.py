@@ -25,4 +25,11 @@ def check_first_leader(players: int, options: Mapping[str, Any]) -> None:
 
 def first_leader_schema(players: int) -> Mapping[str, Mapping[str, Any]]:
     """The API's description of `first_leader` at this table size (null: a random seat)."""
-    return {"first_leader": {"type": ["integer", "null"], "minimum": 0, "maximum": players - 1}}
+    return {
+        "first_leader": {
+            "description": "The seat that leads first; absent or null: a random seat (G4).",
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": players - 1,
+        }
+    }

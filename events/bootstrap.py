@@ -23,7 +23,7 @@ from events.matchmaking.queue import Queue
 from events.matchmaking.ratings import StoredRatings
 from events.players import Players
 from events.postgres.connections import Pool
-from events.postgres.db import make_pool
+from events.postgres.db import UNAVAILABLE, make_pool
 from events.postgres.notifications import GameNotifier, listening
 from events.postgres.repository import Repository
 from events.postgres.unit_of_work import PostgresUnitOfWork
@@ -37,6 +37,10 @@ from events.webhooks import signing as webhook_signing
 from events.webhooks.endpoints import Webhooks
 from events.webhooks.outgoing import Outgoing
 from events.work_queue import WorkQueue
+
+# What the ways in may know of storage: its errors that mean "retry", and the pool's type.
+STORAGE_UNAVAILABLE = UNAVAILABLE
+__all__ = ["STORAGE_UNAVAILABLE", "Cardroom", "Pool", "bootstrap", "new_notifier"]
 
 
 @dataclass

@@ -1,21 +1,34 @@
 """The registry of game types the service offers, by id, and what a card of any of them may be.
 
-A game is registered by one line: its `GAME` (built with domain.game_kit.build_game) in
-GAME_TYPES. Everything else that depends on the games (the API's actions, suits and ranks, the
-audit's origins) is read from here when it is used.
+A game is its folder, `domain/games/<id>/`, whose `GAME` is built with
+domain.game_kit.build_game, and one line here naming that folder in REGISTERED. Everything else
+that depends on the games (the API's actions, suits and ranks, the spec `make spec` writes, the
+web client's words, the rules pages, the audit's origins) is read from here when it is used.
 """
 
 from __future__ import annotations
 
-from domain.game_type import GameType
-from domain.games.ouroboros_trick import GAME as OUROBOROS_TRICK
-from domain.games.saint_poker import GAME as SAINT_POKER
-from domain.games.st_patrick import GAME as ST_PATRICK
-from domain.games.trick_and_snipers import GAME as TRICK_AND_SNIPERS
+from importlib import import_module
 
-GAME_TYPES: dict[str, GameType] = {
-    game.id: game for game in (TRICK_AND_SNIPERS, SAINT_POKER, ST_PATRICK, OUROBOROS_TRICK)
-}
+from domain.game_type import GameType
+
+# One line per game, in the order the service lists them.
+REGISTERED = (
+    "trick_and_snipers",
+    "saint_poker",
+    "st_patrick",
+    "ouroboros_trick",
+)
+
+
+def _game(folder: str) -> GameType:
+    game = import_module(f"{__name__}.{folder}").GAME
+    if not isinstance(game, GameType) or game.id != folder:
+        raise TypeError(f"domain/games/{folder}/ must give GAME, a GameType with id {folder!r}")
+    return game
+
+
+GAME_TYPES: dict[str, GameType] = {folder: _game(folder) for folder in REGISTERED}
 
 
 def get_game_type(game_type_id: str) -> GameType:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import set_json_dumps, set_json_loads
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from events import json_text
 from events.postgres.connections import Connection, Pool
@@ -20,6 +21,10 @@ from events.postgres.connections import Connection, Pool
 # connection of the process.
 set_json_dumps(json_text.dumps)
 set_json_loads(json_text.loads)
+
+# The database is unreachable, or every connection stayed busy past the pool's wait: nothing
+# was committed, so the caller may simply retry (the API answers 503).
+UNAVAILABLE: tuple[type[Exception], ...] = (psycopg.OperationalError, PoolTimeout)
 
 
 def make_pool(

@@ -9,8 +9,10 @@ import time
 import psycopg
 import requests
 
+from domain.games import GAME_TYPES
+
 FINISH_TIMEOUT = 120.0  # seconds for bots alone to play a game to its end
-PLAYERS = {"trick_and_snipers": 3, "ouroboros_trick": 3, "st_patrick": 3, "saint_poker": 2}
+PLAYERS = {game.id: game.min_players for game in GAME_TYPES.values()}  # the quickest to finish
 
 
 def finished_bot_game(base_url: str, game_type: str = "trick_and_snipers") -> dict:

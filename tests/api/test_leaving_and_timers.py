@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from domain.games import GAME_TYPES
 from tests.api.conftest import start_worker, stop_worker
 from tests.api.play import action_from, auth, create_game, humans, tokens_of, wait_for
 
@@ -40,9 +41,7 @@ def mid_game(client, game_id: str, token: str) -> None:
     raise AssertionError("the game never got going")
 
 
-@pytest.mark.parametrize(
-    "game_type", ["trick_and_snipers", "ouroboros_trick", "saint_poker", "st_patrick"]
-)
+@pytest.mark.parametrize("game_type", list(GAME_TYPES))
 def test_a_human_who_leaves_mid_game_is_replaced_by_a_bot_that_finishes_it(
     client, worker, game_type
 ):

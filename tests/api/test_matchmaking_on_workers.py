@@ -12,12 +12,12 @@ from collections import Counter
 
 import pytest
 
+from domain.games import GAME_TYPES
 from events.bootstrap import bootstrap
 from events.matchmaking.queue import QueueRequest
 from tests.api.conftest import start_worker, stop_worker
 
-SIZES = {"st_patrick": (3, 4), "ouroboros_trick": (3, 5), "trick_and_snipers": (3, 5),
-         "saint_poker": (2, 5)}  # fmt: skip
+SIZES = {game.id: (game.min_players, game.max_players) for game in GAME_TYPES.values()}
 
 
 @pytest.fixture()

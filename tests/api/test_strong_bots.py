@@ -3,13 +3,14 @@ within BOT_BUDGET_MS on the worker, to the end of the game."""
 
 from __future__ import annotations
 
+from domain.games import GAME_TYPES
 from tests.api.play import create_game, wait_for
 
 
 def test_every_game_lists_the_strong_level_after_basic(client):
     types = client.get("/game-types").get_json()
     levels = {t["id"]: t["bot_levels"] for t in types}
-    for game_id in ("trick_and_snipers", "st_patrick", "ouroboros_trick", "saint_poker"):
+    for game_id in GAME_TYPES:
         assert levels[game_id].index("strong") == levels[game_id].index("basic") + 1
 
 

@@ -14,6 +14,7 @@ from bench import history_load as load
 from bench import history_rows as rows
 from bench.history_games import PlayedGame, play, spec_for
 from bench.history_measure import Samples, in_turn, ratio_table
+from domain.games import GAME_TYPES
 from events.audit_report import audit_report
 from events.postgres.audit_cache import all_passed
 from events.postgres.audit_reads import GameLog, StreamRow, read_game_log
@@ -58,7 +59,7 @@ def test_a_played_history_game_passes_every_check_of_its_audit(index):
 def test_the_games_of_a_history_mix_every_game_type():
     types = {spec_for(7, index, PLAYERS, END).game_type for index in range(60)}
 
-    assert types == {"saint_poker", "st_patrick", "ouroboros_trick", "trick_and_snipers"}
+    assert types == set(GAME_TYPES)
 
 
 def test_an_active_table_stops_at_its_players_turn_with_all_its_work_done():

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from domain.games import GAME_TYPES
 from testing.browser.table_page import TablePage, create_table
 
 pytestmark = pytest.mark.browser
 
-GAMES = ("st_patrick", "ouroboros_trick", "trick_and_snipers", "saint_poker")
+GAMES = tuple(GAME_TYPES)  # every registered game
 FOCUSED = "() => [document.activeElement.id, document.activeElement.textContent.trim()]"
 TIP_SHOWN = """(button) => getComputedStyle(button.nextElementSibling).display !== 'none'"""
 

@@ -14,6 +14,7 @@ from collections import Counter
 import psycopg
 import pytest
 
+from domain.games import GAME_TYPES
 from events.bootstrap import Cardroom, bootstrap
 from events.matchmaking.queue import AlreadyMatched, QueueRequest
 from events.settings import Settings
@@ -84,8 +85,7 @@ def test_two_matchers_passing_at_once_seat_every_player_exactly_once(two):
     # Given 150 players of every game and table size, half of them content with bots at once
     first, second = two
     rng = random.Random(41)
-    sizes = {"st_patrick": (3, 4), "ouroboros_trick": (3, 5), "trick_and_snipers": (3, 5),
-             "saint_poker": (2, 5)}  # fmt: skip
+    sizes = {game.id: (game.min_players, game.max_players) for game in GAME_TYPES.values()}
     players = []
     for index in range(150):
         game_type = rng.choice(sorted(sizes))

@@ -30,6 +30,13 @@ def check_options(players: int, options: Mapping[str, Any]) -> None:
         raise InvalidSetup("first_lead_snake_allowed must be true or false")
 
 
+SNAKE_FIRST_SCHEMA = {
+    "description": "Whether the first lead of a round may be a snake (S7): true (the default)"
+    " follows the English rulebook; false the French one, where it may not unless the leader"
+    " holds only snakes.",
+    "type": "boolean",
+}
+
 GAME = build_game(
     id="st_patrick",
     name="St Patrick",
@@ -44,7 +51,7 @@ GAME = build_game(
         ("hand_count", "hand"),
     ),
     chart=("life", "round"),
-    option_schemas=lambda players: {"first_lead_snake_allowed": {"type": "boolean"}},
+    option_schemas=lambda players: {"first_lead_snake_allowed": SNAKE_FIRST_SCHEMA},
     ranking=scoring.ranking,
     state_type=State,
     new_state=lambda players, options: initial_state(players, options["first_lead_snake_allowed"]),
