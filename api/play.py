@@ -63,6 +63,24 @@ def play() -> ResponseReturnValue:
 
 
 ASSET_TYPES = (".js", ".css")  # what the page loads; the page itself is /play
+VIEWS = STATIC / "games"
+
+
+def view_module(game_id: str) -> str | None:
+    """Where the page loads a game's own view module from (`games/<id>.js`: the drawing of its
+    table state, its explanations, its chart), or None: the game has none and is drawn from
+    GET /game-types alone."""
+    return f"/play/assets/games/{game_id}.js" if (VIEWS / f"{game_id}.js").is_file() else None
+
+
+@bp.get("/play/assets/games/<name>")
+def game_view(name: str) -> ResponseReturnValue:
+    """A game's own view module (GET /game-types names it as the game's `view`)."""
+    if not name.endswith(".js"):
+        raise NotFound(f"no module {name!r} here: a game's module is <game>.js")
+    response = send_from_directory(VIEWS, name, max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return page_headers(response)
 
 
 @bp.get("/play/assets/<path:name>")

@@ -66,6 +66,27 @@ def test_the_french_text_has_every_english_string_and_no_other() -> None:
     assert sorted(english) == sorted(french), set(english) ^ set(french)
 
 
+def test_every_word_a_game_s_view_module_says_is_the_game_s_or_the_page_s() -> None:
+    shared = set(_keys(STATIC / "text.en.js"))
+    for module in VIEWS.glob("*.js"):
+        words = GAME_TYPES[module.stem].words
+        said = set(re.findall(r'(?:\bt|said)\("([\w.-]+)"', module.read_text(encoding="utf-8")))
+        assert len(said) > 3, module.name
+        for lang in LANGUAGES:
+            missing = sorted(key for key in said if key not in words[lang] and key not in shared)
+            assert not missing, (module.name, lang, missing)
+
+
+def test_no_game_s_word_is_in_the_page_s_own_text() -> None:
+    """A game's words are its own: the shared text says none of them (a game may still
+    override a shared key, such as a log line every game has, with its own)."""
+    shared = set(_keys(STATIC / "text.en.js"))
+    for game in GAME_TYPES.values():
+        own = {key for key in game.words["en"] if key.split(".")[0] in {"game", "phase", "why"}}
+        assert not own & shared, (game.id, sorted(own & shared))
+        assert not {f"game.{game.id}", f"about.{game.id}"} & shared
+
+
 def test_every_game_has_a_guide_in_each_language_served_as_markdown(client) -> None:
     for game in GAME_TYPES:
         for lang in LANGUAGES:
@@ -114,6 +135,30 @@ def test_a_guide_is_revalidated_by_its_etag(client) -> None:
     etag = {"If-None-Match": first.headers["ETag"]}
     again = client.get("/play/guides/st_patrick.en.md", headers=etag)
     assert first.headers["Cache-Control"] == "no-cache" and again.status_code == 304
+
+
+def test_no_shared_script_of_the_page_names_a_game() -> None:
+    """A game's own drawing is in its view module (games/<id>.js), its words in its folder:
+    the page's shared scripts name no registered game, so a game is added without them."""
+    ids = re.compile("|".join(rf"\b{re.escape(game)}\b" for game in GAME_TYPES))
+    naming = [
+        f"{script.name}:{number}: {line.strip()}"
+        for script in sorted(STATIC.glob("*.js"))
+        for number, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1)
+        if ids.search(line)
+    ]
+    assert not naming, naming
+
+
+def test_a_game_s_view_module_is_served_and_published_only_where_there_is_one(client) -> None:
+    published = {game["id"]: game["view"] for game in client.get("/game-types").get_json()}
+    modules = {path.stem for path in VIEWS.glob("*.js")}
+    assert modules and modules <= set(GAME_TYPES), modules - set(GAME_TYPES)
+    for game, view in published.items():
+        assert view == (f"/play/assets/games/{game}.js" if game in modules else None)
+        if view:
+            served = client.get(view)
+            assert served.status_code == 200 and served.mimetype == "text/javascript"
 
 
 def test_no_file_of_the_repository_points_to_the_shared_api_md() -> None:
