@@ -15,7 +15,7 @@ export DATA_DIR
 LOCK := requirements.txt
 DEV_LOCK := requirements-dev.txt
 
-.PHONY: run test lint bench clean-data lock spec
+.PHONY: run test lint bench clean-data lock spec docs
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -69,6 +69,12 @@ lint: $(STAMP)
 # the file is hand-written. tests/api/test_spec_parts.py fails when the file drifts.
 spec: $(STAMP)
 	$(BIN)/python -m api.spec_parts
+
+# The parts of docs/ written from the game registry (api/docs_parts.py): each game's guides,
+# copied from its folder into docs/rules/guides/ with the glossary, and the table of the games
+# in docs/rules.md. tests/api/test_docs_parts.py fails when they drift.
+docs: $(STAMP)
+	$(BIN)/python -m api.docs_parts --write
 
 # Starts its own service in a throwaway dir; BENCH_ARGS="--url URL ..." targets a running one.
 BENCH_ARGS ?= --start

@@ -6,6 +6,7 @@ from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 
 from api.limits import limited
+from api.play import view_module
 from domain.game_type import GameType
 from domain.games import GAME_TYPES
 from domain.presence import TABLE_OPTIONS
@@ -22,7 +23,8 @@ def list_game_types() -> ResponseReturnValue:
 
 def described(game: GameType) -> dict[str, object]:
     """The game as a client needs it to set up a table and to draw one: a client keeps no
-    table of games of its own (docs/api.md)."""
+    table of games and no words of any game of its own (docs/api.md): `words` are the game's
+    (its folder's words.py), `view` the web client's optional module for it."""
     return {
         "id": game.id,
         "name": game.name,
@@ -37,4 +39,6 @@ def described(game: GameType) -> dict[str, object]:
         "figures": [{"field": field, "term": term} for field, term in game.figures],
         "chart": dict(zip(("figure", "axis"), game.chart, strict=True)) if game.chart else None,
         "event_types": [*TABLE_EVENTS, *(name for name in game.events if name not in TABLE_EVENTS)],
+        "words": {lang: dict(words) for lang, words in game.words.items()},
+        "view": view_module(game.id),
     }

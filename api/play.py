@@ -7,13 +7,14 @@ the page cannot load or send anything elsewhere even if a bug tried to.
 
 from __future__ import annotations
 
-import inspect
+from html import escape
 from pathlib import Path
 
-from flask import Blueprint, Response, send_from_directory
+from flask import Blueprint, Response, request, send_from_directory
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound
 
+from api.guides import guide_named
 from domain.games import GAME_TYPES
 
 STATIC = Path(__file__).resolve().parent / "static" / "play"
@@ -32,8 +33,7 @@ LANDING = """<!doctype html>
 <title>Cardroom</title></head>
 <body>
 <h1>Cardroom</h1>
-<p>A game-state server for four card games: St Patrick, Ouroboros Trick, Trick &amp; Snipers
-and Saint Poker.</p>
+<p>A game-state server for card games: {games}.</p>
 <ul>
 <li><a href="/play">Play</a> in your browser, against bots or friends.</li>
 <li><a href="/docs">The API</a>, browsable (<a href="/openapi.yaml">openapi.yaml</a>).</li>
@@ -50,7 +50,9 @@ def page_headers(response: Response) -> Response:
 
 @bp.get("/")
 def landing() -> ResponseReturnValue:
-    return page_headers(Response(LANDING, mimetype="text/html"))
+    names = [escape(game.name) for game in GAME_TYPES.values()]
+    games = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+    return page_headers(Response(LANDING.format(games=games), mimetype="text/html"))
 
 
 @bp.get("/play")
@@ -61,6 +63,24 @@ def play() -> ResponseReturnValue:
 
 
 ASSET_TYPES = (".js", ".css")  # what the page loads; the page itself is /play
+VIEWS = STATIC / "games"
+
+
+def view_module(game_id: str) -> str | None:
+    """Where the page loads a game's own view module from (`games/<id>.js`: the drawing of its
+    table state, its explanations, its chart), or None: the game has none and is drawn from
+    GET /game-types alone."""
+    return f"/play/assets/games/{game_id}.js" if (VIEWS / f"{game_id}.js").is_file() else None
+
+
+@bp.get("/play/assets/games/<name>")
+def game_view(name: str) -> ResponseReturnValue:
+    """A game's own view module (GET /game-types names it as the game's `view`)."""
+    if not name.endswith(".js"):
+        raise NotFound(f"no module {name!r} here: a game's module is <game>.js")
+    response = send_from_directory(VIEWS, name, max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return page_headers(response)
 
 
 @bp.get("/play/assets/<path:name>")
@@ -73,29 +93,15 @@ def asset(name: str) -> ResponseReturnValue:
     return page_headers(response)
 
 
-GUIDES = STATIC / "guides"
-
-
-def folder_guide(game_id: str) -> str:
-    """The guide of a game with none written here: the one its folder gives (GameType.guide),
-    in any language; 404 for a game with none."""
-    game = GAME_TYPES.get(game_id)
-    if game is None or not game.guide:
-        raise NotFound(f"no guide for {game_id!r} here")
-    return f"# {game.name}\n\n{inspect.cleandoc(game.guide)}\n"
-
-
 @bp.get("/play/guides/<name>")
 def guide(name: str) -> ResponseReturnValue:
-    """A game's "How to play" guide or the glossary, in Markdown, as the page renders it (the
-    same files as docs/rules/guides/)."""
-    if not name.endswith(".md"):
+    """A game's "How to play" guide (from its folder) or the glossary, in Markdown, as the page
+    renders it (the same text as docs/rules/guides/, which `make docs` writes)."""
+    text = guide_named(name)
+    if text is None:
         raise NotFound(f"no guide {name!r} here: the guides are <game>.<language>.md")
-    written = (GUIDES / name).is_file()
-    response = (
-        send_from_directory(GUIDES, name, max_age=0, mimetype="text/markdown")
-        if written
-        else Response(folder_guide(name.split(".")[0]), mimetype="text/markdown")
-    )
-    response.headers["Cache-Control"] = "no-cache"
+    response = Response(text, mimetype="text/markdown")
+    response.headers["Cache-Control"] = "no-cache"  # revalidated by ETag: cheap, never stale
+    response.add_etag()
+    response.make_conditional(request)  # a 304 when the reader's copy is this one
     return page_headers(response)

@@ -2,10 +2,11 @@
 
 A game's folder gives its rules module (decide, evolve), its state (a dataclass satisfying
 `domain.game_state.GameState`, a `new_state` and a `deck_for` per table size, `to_act`), its
-view module (view, legal_actions), its commands and events, and its better bots; `build_game`
-adds what every game does alike: the random bot, the player-count check, `new_game`,
-`cards_to_deal` in the phase "dealing", `is_terminal` in the phase "finished", the cards
-the API accepts, and each legal-action template's `send` (domain/templates.py).
+view module (view, legal_actions), its commands and events, its better bots, and what a
+client says and shows of it (its `words.py`, its `guide.<lang>.md` files); `build_game` adds
+what every game does alike: the random bot, the player-count check, `new_game`,
+`cards_to_deal` in the phase "dealing", `is_terminal` in the phase "finished", the cards the
+API accepts, and each legal-action template's `send` (domain/templates.py).
 """
 
 from __future__ import annotations
@@ -77,13 +78,16 @@ def build_game(
     chart: tuple[str, str] | None = None,
     face_ranks: tuple[int, ...] = (),
     guide: str = "",
+    words: Mapping[str, Mapping[str, str]] | None = None,
+    package: str = "",
 ) -> GameType:
     """`options`: the game's own, with defaults; `check_options` checks them (players come
     checked); `new_state(players, options with defaults)`: the state before the first deal;
     `deck_for(players)`: the unshuffled deck; `bots`: the levels beyond "random", in order;
     `choices`: event name -> the action it records (GameType.choices); `actions_about` and
     `option_schemas`: what the API's description says of the actions and options; `figures`,
-    `chart`, `face_ranks` and `guide`: what a client shows of it (GameType)."""
+    `chart`, `face_ranks`, `words` and `guide`: what a client shows of it; `package`: the game's
+    folder, where its guide files are (GameType)."""
     sizes = sorted(table_sizes)
     event_types = tuple(events)
     _check_evolve_knows(id, rules.evolve, event_types)
@@ -132,6 +136,8 @@ def build_game(
         chart=chart,
         face_ranks=face_ranks,
         guide=guide,
+        words=words or {},
+        package=package,
     )
 
 

@@ -105,8 +105,15 @@ class GameType:
     face_ranks: tuple[int, ...] = ()
     """The ranks shown as a letter (jack, queen, king, ace) rather than a number."""
     guide: str = ""
-    """How to play, in Markdown, from the game's folder: the web client's rules page for a game
-    with no written guide of its own (api/static/play/guides/)."""
+    """How to play, in Markdown: the rules page of a game whose folder holds no guide file
+    (`guide.<lang>.md`, found through `package`)."""
+    words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """The game's own words, language -> key -> text (its folder's `words.py`): what a client
+    says of it (its name, phases, figures, log lines, explanations), published by GET
+    /game-types. A text may hold placeholders (docs/frontend.md, "A game's words")."""
+    package: str = ""
+    """The Python package of the game's folder (its `__name__`): where its guides
+    (`guide.en.md`, `guide.fr.md`) are read from; "" for a game with no folder of its own."""
 
     @property
     def action_types(self) -> tuple[str, ...]:

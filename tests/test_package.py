@@ -1,6 +1,7 @@
 """`pip install .` makes a package that works away from the source tree: built as a wheel and
 installed into a fresh venv, run from a directory with no sources in it, it migrates an empty
-database and serves the repo's own openapi.yaml, byte for byte."""
+database and serves the repo's own openapi.yaml, byte for byte, and the web client's files (the
+games' guides and view modules among them)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ import api, events
 client = api.create_app().test_client()
 response = client.get("/openapi.yaml")
 where = {"api": api.__file__, "events": events.__file__, "status": response.status_code}
+# What the web client loads from the package: a game's guide (its folder's) and view module.
+where["client"] = [client.get(path).status_code for path in (
+    "/play/guides/st_patrick.fr.md", "/play/guides/glossary.en.md",
+    "/play/assets/games/st_patrick.js", "/play/assets/app.js")]
 sys.stdout.buffer.write(json.dumps(where).encode() + b"\\n" + response.get_data())
 """
 
@@ -113,5 +118,5 @@ def test_the_installed_wheel_migrates_an_empty_database_and_serves_the_spec(
     where = json.loads(where_line)
     installed = str(python.parent.parent)
     assert where["api"].startswith(installed) and where["events"].startswith(installed), where
-    assert where["status"] == 200
+    assert where["status"] == 200 and where["client"] == [200] * 4, where
     assert spec == (ROOT / "openapi.yaml").read_bytes()

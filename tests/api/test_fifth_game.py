@@ -90,6 +90,7 @@ def test_a_game_registered_by_one_line_is_published_with_its_cards_and_no_chart(
     assert high_card["suits"] == ["stars"] and high_card["ranks"] == [1, 2, 3, 4]
     assert high_card["figures"] == [{"field": "hand_count", "term": "hand"}]
     assert high_card["chart"] is None and "TrickTaken" in high_card["event_types"]
+    assert high_card["words"] == {} and high_card["view"] is None  # drawn from the above alone
 
 
 def test_before_its_registration_line_the_game_does_not_exist(client):

@@ -22,3 +22,13 @@ def test_each_game_type_publishes_its_cards_figures_chart_and_events(client) -> 
         "term": "life",
     }
     assert patrick["chart"] == {"figure": "life", "axis": "round"}
+
+
+def test_each_game_type_publishes_its_own_words_and_its_view_module(client) -> None:
+    published = {game["id"]: game for game in client.get("/game-types").get_json()}
+    for game_id, game in published.items():
+        assert game["words"] == GAME_TYPES[game_id].words
+        assert game["view"] == f"/play/assets/games/{game_id}.js"
+    patrick = published["st_patrick"]["words"]
+    assert patrick["fr"]["game.name"] == "Saint Patrick"
+    assert patrick["en"]["figure.relics"] == "{0} {0|relic|relics}"

@@ -3,15 +3,17 @@ from the package with a policy that keeps it on this server."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
+from unittest.mock import patch
 
 from api.play import STATIC
 from domain.games import GAME_TYPES
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDES = STATIC / "guides"
-DOCS_GUIDES = ROOT / "docs" / "rules" / "guides"
+VIEWS = STATIC / "games"
 LANGUAGES = ("en", "fr")
 
 
@@ -41,10 +43,11 @@ def test_every_file_the_page_references_is_served_with_its_type(client) -> None:
 
 
 def test_every_module_a_script_imports_exists_and_is_served(client) -> None:
-    for script in STATIC.glob("*.js"):
+    for script in [*STATIC.glob("*.js"), *VIEWS.glob("*.js")]:
         text = script.read_text(encoding="utf-8")
         names = re.findall(r'(?:from |import\()"\./([\w.]+)"', text)
         names += [f"{name}.js" for name in re.findall(r'^  \[.*?, "(\w+)", \(m', text, re.M)]
+        names += re.findall(r'from "\.\./([\w.]+)"', text)  # a game's view module
         for name in names:  # static imports, dynamic ones, and app.js's pages
             assert client.get(f"/play/assets/{name}").status_code == 200, (script.name, name)
     for lang in LANGUAGES:  # i18n.js imports text.<lang>.js by name
@@ -61,6 +64,27 @@ def test_the_french_text_has_every_english_string_and_no_other() -> None:
     english, french = _keys(STATIC / "text.en.js"), _keys(STATIC / "text.fr.js")
     assert len(english) > 250 and len(set(english)) == len(english)
     assert sorted(english) == sorted(french), set(english) ^ set(french)
+
+
+def test_every_word_a_game_s_view_module_says_is_the_game_s_or_the_page_s() -> None:
+    shared = set(_keys(STATIC / "text.en.js"))
+    for module in VIEWS.glob("*.js"):
+        words = GAME_TYPES[module.stem].words
+        said = set(re.findall(r'(?:\bt|said)\("([\w.-]+)"', module.read_text(encoding="utf-8")))
+        assert len(said) > 3, module.name
+        for lang in LANGUAGES:
+            missing = sorted(key for key in said if key not in words[lang] and key not in shared)
+            assert not missing, (module.name, lang, missing)
+
+
+def test_no_game_s_word_is_in_the_page_s_own_text() -> None:
+    """A game's words are its own: the shared text says none of them (a game may still
+    override a shared key, such as a log line every game has, with its own)."""
+    shared = set(_keys(STATIC / "text.en.js"))
+    for game in GAME_TYPES.values():
+        own = {key for key in game.words["en"] if key.split(".")[0] in {"game", "phase", "why"}}
+        assert not own & shared, (game.id, sorted(own & shared))
+        assert not {f"game.{game.id}", f"about.{game.id}"} & shared
 
 
 def test_every_game_has_a_guide_in_each_language_served_as_markdown(client) -> None:
@@ -83,10 +107,12 @@ def test_the_glossary_defines_the_same_terms_in_both_languages() -> None:
 def test_the_terms_the_table_explains_are_in_the_glossary() -> None:
     glossary = (GUIDES / "glossary.en.md").read_text(encoding="utf-8")
     used = set()
-    for script in ("games.js", "board.js"):
-        text = (STATIC / script).read_text(encoding="utf-8")
+    for script in [STATIC / "games.js", STATIC / "board.js", *VIEWS.glob("*.js")]:
+        text = script.read_text(encoding="utf-8")
         used |= set(re.findall(r'term\("([\w-]+)"', text))
         used |= set(re.findall(r'fact\("\w+", "([\w-]+)"', text))
+        for terms in re.findall(r"(?:const [A-Z_]+|export const \w+) = \{(.*?)\};", text):
+            used |= set(re.findall(r': "([\w-]+)"', terms))  # phase, flag and card terms
     # The figures by each seat, with their terms, come from the games (GET /game-types).
     used |= {term for game in GAME_TYPES.values() for _, term in game.figures}
     assert len(used) > 20
@@ -94,14 +120,45 @@ def test_the_terms_the_table_explains_are_in_the_glossary() -> None:
     assert not missing, missing
 
 
-def test_the_guides_in_docs_are_the_ones_the_page_shows() -> None:
-    served = sorted(path.name for path in GUIDES.glob("*.md"))
-    assert served == sorted(path.name for path in DOCS_GUIDES.glob("*.md"))
-    for name in served:
-        assert (GUIDES / name).read_bytes() == (DOCS_GUIDES / name).read_bytes(), (
-            f"docs/rules/guides/{name} differs from the page's: "
-            "cp api/static/play/guides/*.md docs/rules/guides/"
-        )
+def test_a_game_with_a_guide_string_and_no_guide_file_gets_its_string(client) -> None:
+    game = GAME_TYPES["st_patrick"]
+    folderless = dataclasses.replace(game, id="folderless", package="", guide="A *small* game.")
+    with patch.dict(GAME_TYPES, {"folderless": folderless}):
+        served = client.get("/play/guides/folderless.fr.md")
+    assert served.status_code == 200
+    assert served.get_data(as_text=True) == "# St Patrick\n\nA *small* game.\n"
+    assert client.get("/play/guides/folderless.fr.md").status_code == 404  # once unregistered
+
+
+def test_a_guide_is_revalidated_by_its_etag(client) -> None:
+    first = client.get("/play/guides/st_patrick.en.md")
+    etag = {"If-None-Match": first.headers["ETag"]}
+    again = client.get("/play/guides/st_patrick.en.md", headers=etag)
+    assert first.headers["Cache-Control"] == "no-cache" and again.status_code == 304
+
+
+def test_no_shared_script_of_the_page_names_a_game() -> None:
+    """A game's own drawing is in its view module (games/<id>.js), its words in its folder:
+    the page's shared scripts name no registered game, so a game is added without them."""
+    ids = re.compile("|".join(rf"\b{re.escape(game)}\b" for game in GAME_TYPES))
+    naming = [
+        f"{script.name}:{number}: {line.strip()}"
+        for script in sorted(STATIC.glob("*.js"))
+        for number, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1)
+        if ids.search(line)
+    ]
+    assert not naming, naming
+
+
+def test_a_game_s_view_module_is_served_and_published_only_where_there_is_one(client) -> None:
+    published = {game["id"]: game["view"] for game in client.get("/game-types").get_json()}
+    modules = {path.stem for path in VIEWS.glob("*.js")}
+    assert modules and modules <= set(GAME_TYPES), modules - set(GAME_TYPES)
+    for game, view in published.items():
+        assert view == (f"/play/assets/games/{game}.js" if game in modules else None)
+        if view:
+            served = client.get(view)
+            assert served.status_code == 200 and served.mimetype == "text/javascript"
 
 
 def test_no_file_of_the_repository_points_to_the_shared_api_md() -> None:

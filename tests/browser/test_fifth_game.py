@@ -1,9 +1,11 @@
 """The web client draws a game it has never heard of from GET /game-types alone: High Card,
 defined in tests/ and registered by one line, gets a table (its cards, its figures, no chart
-borrowed from another game) and a rules page from its own folder."""
+borrowed from another game) and a rules page from its own folder; given words of its own, its
+table and its log speak them, with no edit to the client."""
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 
 import pytest
@@ -16,9 +18,28 @@ from tests.fifth_game.high_card import GAME
 pytestmark = pytest.mark.browser
 
 
+WORDS = {
+    "en": {
+        "game.name": "High Card!",
+        "phase.playing": "racing to the top",
+        "log.TrickTaken": "{seat:who} took the trick: {cards:cards}.",
+    },
+    "fr": {
+        "game.name": "Carte haute",
+        "phase.playing": "course au sommet",
+        "log.TrickTaken": "{seat:who} prend le pli : {cards:cards}.",
+    },
+}
+
+
 @pytest.fixture()
 def registered(monkeypatch):
     monkeypatch.setitem(GAME_TYPES, GAME.id, GAME)  # the one registration line
+
+
+@pytest.fixture()
+def registered_with_words(monkeypatch):
+    monkeypatch.setitem(GAME_TYPES, GAME.id, dataclasses.replace(GAME, words=WORDS))
 
 
 def _api(live_server, method, path, token=None, **kwargs):
@@ -73,3 +94,28 @@ def test_a_fifth_game_gets_a_rules_page_from_its_own_folder(registered, open_pag
     browsing.page.wait_for_selector('#guide[data-game="high_card"] .guide-body p')
     guide = browsing.page.inner_text("#guide")
     assert "High Card" in guide and "two-player game" in guide
+
+
+@pytest.mark.parametrize(("locale", "name", "phase", "taken"), [
+    ("en-GB", "High Card!", "racing to the top", " took the trick: "),
+    ("fr-FR", "Carte haute", "course au sommet", " prend le pli : "),
+])  # fmt: skip
+def test_a_fifth_game_s_own_words_name_it_on_its_table_and_in_its_log(
+    registered_with_words, live_server, open_page, locale, name, phase, taken
+):
+    body = {"type": "high_card", "seats": [{"kind": "human", "name": "Ada"},
+                                           {"kind": "human", "name": "Bob"}]}  # fmt: skip
+    created = _api(live_server, "POST", "/games", json=body)
+    game_id = created["id"]
+    tokens = {t["seat"]: t["token"] for t in created["tokens"]}
+    browsing = open_page("desktop", locale)
+    browsing.hold_seat(game_id, 0, tokens[0], "Ada")
+    browsing.goto(f"#/games/{game_id}")
+    TablePage(browsing).wait_for_table(game_id, seat=0)
+    page = browsing.page
+    title = "(words) => words.every((w) => document.querySelector('#table-title').innerText"
+    page.wait_for_function(title + ".includes(w))", arg=[name, phase])
+    _play_to_the_end(live_server, game_id, tokens)
+    page.wait_for_selector("#winners", timeout=15000)
+    lines = page.locator('#log li[data-type="TrickTaken"]').all_inner_texts()
+    assert len(lines) == 2 and all(taken in line for line in lines), lines

@@ -12,10 +12,10 @@ from tests.browser.test_live_updates import pass_for, three_humans
 
 pytestmark = pytest.mark.browser
 
-SAY = """async ([lang, key, args]) => {
+SAY = """async ([lang, game, key, args]) => {
   const i18n = await import('/play/assets/i18n.js');
   await i18n.useLanguage(lang);
-  return i18n.t(key, ...args);
+  return i18n.inGame(game, () => i18n.t(key, ...args));
 }"""
 
 
@@ -40,17 +40,33 @@ def test_the_page_follows_the_browser_then_the_reader_s_choice_which_is_kept(ope
     assert page.evaluate("() => localStorage.getItem('cardroom.lang')") == "en"
 
 
-SAID = [  # (language, key, arguments, what the page says)
-    ("en", "figure.points", [1], "1 point"),
-    ("en", "figure.points", [2], "2 points"),
-    ("en", "figure.points", [0], "0 points"),
-    ("fr", "figure.points", [0], "0 point"),
-    ("fr", "figure.points", [1], "1 point"),
-    ("fr", "figure.points", [2], "2 points"),
-    ("en", "figure.relics", [1], "1 relic"),
-    ("fr", "figure.victory_points", [2], "2 points de victoire"),
-    ("en", "figure.life", [12000], "12,000 life"),
-    ("fr", "figure.life", [12000], "12\u202f000 points de vie"),
+SAID = [  # (language, key, arguments, what the page says), with a game's words (game, key)
+    ("en", ("saint_poker", "figure.points"), [1], "1 point"),
+    ("en", ("saint_poker", "figure.points"), [2], "2 points"),
+    ("en", ("saint_poker", "figure.points"), [0], "0 points"),
+    ("fr", ("saint_poker", "figure.points"), [0], "0 point"),
+    ("fr", ("saint_poker", "figure.points"), [1], "1 point"),
+    ("fr", ("saint_poker", "figure.points"), [2], "2 points"),
+    ("en", ("st_patrick", "figure.relics"), [1], "1 relic"),
+    ("fr", ("trick_and_snipers", "figure.victory_points"), [2], "2 points de victoire"),
+    ("en", ("st_patrick", "figure.life"), [12000], "12,000 life"),
+    ("fr", ("st_patrick", "figure.life"), [12000], "12\u202f000 points de vie"),
+    (
+        "fr",
+        ("ouroboros_trick", "why.end.ouro"),
+        [["Ada", "Bob"]],
+        "Ada et Bob sont tombés"
+        " à court de cartes (ni main ni réserve) et ont perdu ; tous les autres gagnent.",
+    ),
+    (
+        "fr",
+        ("ouroboros_trick", "why.end.ouro"),
+        [["Ada"]],
+        "Ada est tombé à court de cartes"
+        " (ni main ni réserve) et a perdu ; tous les autres gagnent.",
+    ),
+    ("en", ("high_card", "phase.playing"), [], "phase.playing"),  # no words: the key itself
+    ("en", ("st_patrick", "figure.tricks_won"), [1], "1 trick"),  # the page's own text
     ("en", "card", [{"suit": "hearts", "rank": 12}], "queen of hearts"),
     ("fr", "card", [{"suit": "hearts", "rank": 12}], "dame de cœur"),
     ("fr", "card", [{"suit": "red", "rank": 7}], "7 rouge"),
@@ -65,7 +81,12 @@ SAID = [  # (language, key, arguments, what the page says)
     ("en", "board.display", [1234.5678], "1,234.6"),
     ("fr", "board.display", [9.7], "9,7"),
     ("fr", "board.bot", ["strong"], "Robot fort"),
+    ("en", "figure.relics", [1], "figure.relics"),  # a game's word, with no game: not said
 ]
+
+
+def in_game(key: str | tuple[str, str]) -> tuple[str | None, str]:
+    return key if isinstance(key, tuple) else (None, key)
 
 
 def test_numbers_and_plurals_are_right_in_both_languages(open_page):
@@ -75,7 +96,7 @@ def test_numbers_and_plurals_are_right_in_both_languages(open_page):
     wrong = [
         (lang, key, args, said, shown)
         for lang, key, args, said in SAID
-        if (shown := browsing.page.evaluate(SAY, [lang, key, args])) != said
+        if (shown := browsing.page.evaluate(SAY, [lang, *in_game(key), args])) != said
     ]
     assert not wrong, wrong
 

@@ -4,7 +4,7 @@
 
 import { loadCatalog } from "./catalog.js";
 import { show as showConnection } from "./connection.js";
-import { chooseLanguage, language, preferredLanguage, t, useLanguage } from "./i18n.js";
+import { chooseLanguage, language, preferredLanguage, t, useGame, useLanguage } from "./i18n.js";
 import { onPlayer, player } from "./player.js";
 
 const ID = "([0-9a-f-]{36})";
@@ -31,6 +31,7 @@ async function route() {
   const mine = ++turn;
   leave();
   leave = () => {};
+  useGame(null); // a page about one game says so itself (a table, a replay)
   const hash = location.hash;
   for (const [pattern, name, show] of ROUTES) {
     const match = hash.match(pattern);

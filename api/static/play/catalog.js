@@ -1,17 +1,33 @@
 // The games this server hosts, as GET /game-types describes them: names, suits in the order a
-// hand is sorted by, ranks shown as letters, the figures by each seat, the result chart and
-// every event type. The page keeps no table of games of its own: a game registered on the
-// server is drawn from this alone (its own view module, games.js's panels, is optional).
+// hand is sorted by, ranks shown as letters, the figures by each seat, the result chart, every
+// event type, each game's own words and its own view module. The page keeps no table of games
+// and no words of a game of its own: a game registered on the server is drawn from this alone,
+// with its view module's hooks where it has one (games/<id>.js, optional; see games.js).
 
 import { api } from "./api.js";
+import { setGameWords } from "./i18n.js";
 
 let types = [];
 let loading = null;
+const views = new Map(); // game id → its view module
+const NONE = Object.freeze({});
 
-// Loaded once for the page; a failure is not kept, so the next call asks again.
+// A game's view module, loaded with the catalog; one that fails to load leaves its game drawn
+// as any game is, from GET /game-types alone.
+const loadView = (type) => (type.view
+  ? import(type.view).then((module) => views.set(type.id, module)).catch(() => {})
+  : null);
+
+// Loaded once for the page (resolves to the types); a failure is not kept, so the next call
+// asks again.
 export function loadCatalog() {
   if (!loading) {
-    loading = api.gameTypes().then(({ data }) => (types = data)).catch((error) => {
+    loading = api.gameTypes().then(async ({ data }) => {
+      await Promise.all(data.map(loadView));
+      setGameWords(data);
+      types = data;
+      return types;
+    }).catch((error) => {
       loading = null;
       throw error;
     });
@@ -22,6 +38,10 @@ export function loadCatalog() {
 export const gameTypes = () => types;
 export const gameTypeIds = () => types.map((type) => type.id);
 export const gameType = (id) => types.find((type) => type.id === id) || null;
+
+// The hooks of a game's view module (`panel`, `seatCards`, `why`, `log`…), each optional: a
+// game with no module has none.
+export const viewOf = (id) => views.get(id) || NONE;
 
 // Every event type of every game: what a page listening to a table's stream listens for.
 export const eventTypes = () => [...new Set(types.flatMap((type) => type.event_types))];

@@ -1,11 +1,13 @@
-// The result chart: each seat's figure (life, points, victory points, cards left) over the
+// The result chart: each seat's figure (its name in the game's words, "chart.<figure>") over the
 // game, read from the event log (public in full once the game is finished).
 
-import { gameType } from "./catalog.js";
+import { gameType, viewOf } from "./catalog.js";
 import { h, s } from "./dom.js";
-import { t } from "./i18n.js";
+import { inGame, t } from "./i18n.js";
 
-function byRound(events, players, start, field, accumulate) {
+// Each seat's figure after each round, as the game's RoundScored events carry it (for each
+// seat, in seat order): added up from `start`, or as it is (`accumulate` false).
+export function byRound(events, players, start, field, accumulate) {
   const points = [{ x: 0, values: Array(players).fill(start) }];
   let values = [...points[0].values];
   for (const event of events) {
@@ -16,68 +18,21 @@ function byRound(events, players, start, field, accumulate) {
   return points;
 }
 
-function stPatrick(events, players) {
-  const first = events.find((e) => e.type === "RoundScored");
-  const start = first ? first.data.life[0] - first.data.changes[0] : 20;
-  return byRound(events, players, start, "life", false);
-}
-
-function trickAndSnipers(events, players) {
-  const points = [{ x: 0, values: Array(players).fill(0) }];
-  let values = [...points[0].values];
-  let trick = 0;
-  for (const event of events) {
-    if (event.type !== "TrickWon") continue;
-    trick += 1;
-    values = [...values];
-    if (event.data.point_to !== null && event.data.point_to !== undefined) values[event.data.point_to] += 1;
-    points.push({ x: trick, values });
-  }
-  return points;
-}
-
-// Cards a seat still owns (hand + pool): dealt, minus played, plus tricks won, minus discards;
-// sampled as each new trick starts and at the end.
-function ouroboros(events, players) {
-  let values = Array(players).fill(0);
-  const points = [];
-  let inTrick = 0;
-  let trick = 0;
-  for (const event of events) {
-    const d = event.data;
-    if (event.type === "HandDealt") values[d.seat] += d.cards ? d.cards.length : d.count;
-    if (event.type === "CardPlayed") {
-      if (inTrick === 0) points.push({ x: trick, values: [...values] });
-      inTrick += 1;
-      values[d.seat] -= 1;
-    }
-    if (event.type === "TrickWon") {
-      values[d.seat] += d.cards.length;
-      inTrick = 0;
-      trick += 1;
-    }
-    if (event.type === "CardsDiscarded") values[d.seat] -= d.cards ? d.cards.length : d.count;
-    values = [...values];
-  }
-  points.push({ x: trick, values: [...values] });
-  return points;
-}
-
-// How each figure is read from the log: by the figure GET /game-types names for the game's
-// chart, not by the game, so a new game with one of these figures gets its chart too.
-const SERIES = {
-  life: stPatrick,
-  victory_points: trickAndSnipers,
-  points: (events, players) => byRound(events, players, 0, "points", true),
-  cards_left: ouroboros,
+// How a chart's figure is read from the log: by the game's view module (`series(events,
+// players)`) when it has one; else as what each round scores, added up from 0.
+const common = (figure) => (events, players) => {
+  const points = byRound(events, players, 0, figure, true);
+  return points.length > 1 ? points : null;
 };
 
-// The game's chart ({figure, axis, points}), or null: a game with no chart, or a figure this
-// page cannot read, gets none (never another game's).
+// The game's chart ({figure, axis, points, type}), or null: a game with no chart, or whose
+// log says nothing of its figure, gets none (never another game's).
 export function seriesOf(type, events, players) {
   const named = gameType(type)?.chart;
-  const read = named && SERIES[named.figure];
-  return read ? { ...named, points: read(events, players) } : null;
+  if (!named) return null;
+  const read = viewOf(type).series || common(named.figure);
+  const points = read(events, players);
+  return points ? { ...named, type, points } : null;
 }
 
 // A phone gets a narrower drawing, so its 12-unit labels stay about 12 px on the screen.
@@ -104,7 +59,10 @@ function xLabels(points) {
 }
 
 export function chart(series, names) {
-  if (!series) return null;
+  return series ? inGame(series.type, () => drawn(series, names)) : null;
+}
+
+function drawn(series, names) {
   const { points } = series;
   const W = narrow() ? 320 : 600;
   const H = narrow() ? 220 : 260;

@@ -29,6 +29,12 @@ export function cardTemplate(templates) {
 
 export const allowedCards = (template) => new Set((template ? template.cards : []).map(cardKey));
 
+// A choice of cards none of which is in the hand (a pickup from the river): made on the table.
+export const onTheTable = (template, hand) => {
+  const held = new Set(hand.map(cardKey));
+  return template.cards.length > 0 && !template.cards.some((card) => held.has(cardKey(card)));
+};
+
 export function action(template, { card, cards, count } = {}) {
   const kind = kindOf(template);
   if (kind === "number") return { type: template.type, count };

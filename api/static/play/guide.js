@@ -1,6 +1,7 @@
-// "How to play": each game's guide (guides/<game>.<lang>.md, the same text as docs/rules/guides/)
-// as a page of its own (#/rules/<game>, reachable from the lobby and the header) and as a panel
-// on the table that loads when opened; and the glossary (#/glossary).
+// "How to play": each game's guide (/play/guides/<game>.<lang>.md, from the game's folder, the
+// same text as docs/rules/guides/) as a page of its own (#/rules/<game>, reachable from the
+// lobby and the header) and as a panel on the table that loads when opened; and the glossary
+// (#/glossary).
 
 import { h, replace } from "./dom.js";
 import { language, t } from "./i18n.js";

@@ -6,20 +6,21 @@
 import { api } from "./api.js";
 import { loadCatalog } from "./catalog.js";
 import { h, replace } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { has, inGame, t } from "./i18n.js";
 import { welcomeForm } from "./me.js";
 import { MyTables } from "./mine.js";
 import { playNowPanel, queueNotice } from "./playnow.js";
 import { ensurePlayer, offPlayer, onPlayer, player, suggestedName } from "./player.js";
 import { problemText } from "./problems.js";
 import { keepSeat, mySeats, seatOf } from "./seats.js";
-import { gameName } from "./words.js";
+import { gameAbout, gameName } from "./words.js";
 
 export const lobby = { types: [], waiting: [] };
 
 const MINE_IN_LOBBY = 5; // the rest are a click away, on #/tables
 
-const optionLabel = (key) => (has(`option.${key}`) ? t(`option.${key}`) : t("option.other", key));
+// An option in the game's words (its own options), else the page's (every table's), else its id.
+const optionLabel = (type, key) => inGame(type, () => (has(`option.${key}`) ? t(`option.${key}`) : t("option.other", key)));
 
 export function showLobby(root) {
   const mine = h("ul", { id: "mine", "aria-labelledby": "mine-title" });
@@ -81,10 +82,10 @@ function renderTypes(root) {
   // Each game described, with its guide a click away.
   replace(root.querySelector("#game-types"), lobby.types.map((type) => h("li", { "data-type": type.id },
     h("h3", {}, gameName(type.id)),
-    has(`about.${type.id}`) ? h("p", { class: "about" }, t(`about.${type.id}`)) : null,
+    gameAbout(type.id) ? h("p", { class: "about" }, gameAbout(type.id)) : null,
     h("p", { class: "facts-line" }, `${t("lobby.players_range", type.min_players, type.max_players)} · ${t("lobby.bots", type.bot_levels)}`),
     Object.keys(type.options).length
-      ? h("ul", { class: "options" }, Object.keys(type.options).map((key) => h("li", { "data-option": key }, optionLabel(key)))) : null,
+      ? h("ul", { class: "options" }, Object.keys(type.options).map((key) => h("li", { "data-option": key }, optionLabel(type.id, key)))) : null,
     h("p", {}, h("a", { class: "how-to-play", href: `#/rules/${type.id}` }, t("lobby.how", gameName(type.id))),
       " · ", h("a", { class: "leaderboard-link", href: `#/leaderboard/${type.id}` }, t("lobby.leaderboard", gameName(type.id)))))));
 }
@@ -105,7 +106,7 @@ function renderForm(root) {
       h("option", { value: n, selected: n === Math.min(Math.max(current, gameType.min_players), gameType.max_players) }, n)));
     replace(seats, seatRows(gameType, Number(players.value)));
     replace(options, optionInputs(gameType));
-    replace(about, has(`about.${gameType.id}`) ? t(`about.${gameType.id}`) : "", " ",
+    replace(about, gameAbout(gameType.id) || "", " ",
       h("a", { href: `#/rules/${gameType.id}` }, t("lobby.how", gameName(gameType.id))));
   };
   type.addEventListener("change", refresh);
@@ -143,7 +144,7 @@ function optionInputs(gameType) {
   return h("fieldset", { class: "options" }, h("legend", {}, t("lobby.options")),
     Object.entries(gameType.options).map(([key, fallback]) => {
       const id = `opt-${key}`;
-      const label = h("label", { for: id }, ` ${optionLabel(key)} `);
+      const label = h("label", { for: id }, ` ${optionLabel(gameType.id, key)} `);
       if (typeof fallback === "boolean") {
         return h("div", { class: "row" }, h("input", { id, type: "checkbox", "data-option": key, checked: fallback }), label);
       }

@@ -1,5 +1,5 @@
-// Just enough Markdown for the rules guides and the glossary (api/static/play/guides/*.md, the
-// same files as docs/rules/guides/): headings, paragraphs, lists, tables, **bold**, *italics*,
+// Just enough Markdown for the rules guides and the glossary (/play/guides/*.md, the same text
+// as docs/rules/guides/): headings, paragraphs, lists, tables, **bold**, *italics*,
 // `code` and [links](url). Everything goes in as text nodes, never as HTML.
 
 import { h } from "./dom.js";
@@ -21,7 +21,7 @@ export function inline(text) {
   return out.filter((part) => part !== "");
 }
 
-// Links between guides are written for docs/ ("st_patrick.en.md"); in the page they are routes.
+// Links between guides are written for docs/ ("<game>.en.md"); in the page they are routes.
 function link(target) {
   const guide = target.match(/^(\w+)\.(en|fr)\.md(#.*)?$/);
   if (!guide) return target.startsWith("#") || target.startsWith("/") ? target : "#/";

@@ -7,7 +7,7 @@ import { allEvents, api } from "./api.js";
 import { seatItems, seatName, stateView, trickView } from "./board.js";
 import { chart, seriesOf } from "./chart.js";
 import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, useGame } from "./i18n.js";
 import { explain } from "./outcomes.js";
 import { problemText } from "./problems.js";
 import { seatOf } from "./seats.js";
@@ -56,6 +56,7 @@ class ReplayPage {
     if (this.stopped) return;
     this.total = this.game.version;
     this.type = this.game.type;
+    useGame(this.type); // the page speaks this game's words first
     this.layout();
     await this.goto(Math.min(Math.max(this.version || this.total, 1), this.total), false);
     this.verify();
@@ -104,7 +105,7 @@ class ReplayPage {
       h("details", { class: "log moves", open: true }, h("summary", {}, t("replay.moves")),
         h("ol", { id: "moves" }, this.events.map((event) => h("li", { "data-version": event.version },
           h("a", { href: link(this.gameId, event.version), onclick: (e) => { e.preventDefault(); this.goto(event.version); } },
-            describe(event, (s) => this.name(s)))))))));
+            describe(event, (s) => this.name(s), this.type))))))));
   }
 
   name(seat) {
@@ -156,7 +157,7 @@ class ReplayPage {
     this.root.querySelector("#first").disabled = this.root.querySelector("#back").disabled = version <= 1;
     this.root.querySelector("#forward").disabled = this.root.querySelector("#last").disabled = version >= this.total;
     this.root.querySelector("#share-link").href = this.shareLink();
-    replace(this.root.querySelector("#replay-event"), h("p", { class: "said" }, describe(event, who)),
+    replace(this.root.querySelector("#replay-event"), h("p", { class: "said" }, describe(event, who, this.type)),
       why.length ? h("ul", { class: "why" }, why.map((line) => h("li", {}, line))) : null);
     replace(this.root.querySelector("#trick"), trickView(view, who));
     replace(this.root.querySelector("#game-state"), stateView(view, who));

@@ -5,14 +5,14 @@ import { allEvents, api } from "./api.js";
 import { seatItems, seatName, stateView, trickView } from "./board.js";
 import { cardButton, cardKey, sortCards, syncCardButtons } from "./cards.js";
 import { chart, seriesOf } from "./chart.js";
-import { action, allowedCards, buttonLabel, cardTemplate, kindOf, prompt } from "./choices.js";
+import { action, allowedCards, buttonLabel, cardTemplate, kindOf, onTheTable, prompt } from "./choices.js";
 import { isOnline, offConnection, onConnection, reachable, streamDown } from "./connection.js";
 import { h, replace } from "./dom.js";
 import { phaseName, privateCards } from "./games.js";
 import { guidePanel } from "./guide.js";
-import { t } from "./i18n.js";
+import { t, useGame } from "./i18n.js";
 import { LiveStream } from "./live.js";
-import { asOneLine, explain, whyRound } from "./outcomes.js";
+import { asOneLine, explain } from "./outcomes.js";
 import { problemText } from "./problems.js";
 import { credentialFor, player } from "./player.js";
 import { forgetSeat, joinLink, keepSeat, seatOf } from "./seats.js";
@@ -161,6 +161,7 @@ class TablePage {
   show(view) {
     if (table.view && view.version < table.view.version) return; // an older answer, overtaken
     table.view = view;
+    useGame(view.type); // the page speaks this game's words first
     this.render();
   }
 
@@ -253,7 +254,7 @@ class TablePage {
     const list = this.root.querySelector("#log");
     const who = (s) => this.who(s);
     const why = explain(table.view ? table.view.type : "", table.events, table.events.length - 1, who);
-    const item = h("li", { "data-version": event.version, "data-type": event.type }, describe(event, who),
+    const item = h("li", { "data-version": event.version, "data-type": event.type }, describe(event, who, table.view?.type),
       why.length ? h("span", { class: "why" }, ` ${asOneLine(why)}`) : null);
     const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
     list.append(item);
@@ -403,10 +404,10 @@ class TablePage {
     replace(this.root.querySelector("#game-state"), stateView(view, who, this.tableChooser(view)));
   }
 
-  // Saint Poker's pickup chooses among the cards on the table, not in the hand.
+  // A choice among cards none of which is in the hand is made among the cards on the table.
   tableChooser(view) {
     const template = view.you && cardTemplate(view.you.legal_actions);
-    if (!template || template.type !== "pick_up") return null;
+    if (!template || !onTheTable(template, view.you.hand)) return null;
     const allowed = allowedCards(template);
     return (card) => this.cardControl(template, card, allowed);
   }
@@ -429,9 +430,9 @@ class TablePage {
     const key = template ? `${view.version}:${template.type}` : null;
     if (template && this.selectionFor !== template.type) this.selected.clear();
     this.selectionFor = template ? template.type : null;
-    const allowed = template && template.type !== "pick_up" ? allowedCards(template) : new Set();
+    const allowed = template && !onTheTable(template, you.hand) ? allowedCards(template) : new Set();
     for (const k of [...this.selected]) if (!allowed.has(k)) this.selected.delete(k);
-    replace(this.root.querySelector("#private"), privateCards(you));
+    replace(this.root.querySelector("#private"), privateCards(view, you));
     if (hand.querySelector(".spectating")) replace(hand);
     syncCardButtons(hand, sortCards(you.hand, view.type), (card) => this.cardOptions(template, card, allowed));
     hand.dataset.choice = key || "";
@@ -503,8 +504,9 @@ class TablePage {
   // The last round's scoring, explained, until the next round is scored.
   renderSummary(view) {
     const box = this.root.querySelector("#round-summary");
-    const scored = [...table.events].reverse().find((e) => e.type === "RoundScored");
-    const said = scored ? whyRound(view.type, scored.data, (s) => seatName(view, s)) : [];
+    const at = table.events.findLastIndex((e) => e.type === "RoundScored");
+    const scored = at >= 0 ? table.events[at] : null;
+    const said = scored ? explain(view.type, table.events, at, (s) => seatName(view, s)) : [];
     box.hidden = !said.length;
     if (!said.length || box.dataset.version === String(scored.version)) return;
     box.dataset.version = scored.version;

@@ -1,5 +1,6 @@
-// Every string of the page in English. A value is text, or a function of what it names
-// (numbers go through `n`, so plurals and digits follow the language).
+// Every string of the page in English that is no one game's (each game's own words come from
+// its folder: GET /game-types). A value is text, or a function of what it names (numbers go
+// through `n`, so plurals and digits follow the language).
 
 const rules = new Intl.PluralRules("en");
 const digits = new Intl.NumberFormat("en");
@@ -33,6 +34,7 @@ export default {
   "nav.no_player": "Your player",
   "count": n,
   "or": orList,
+  "list": list,
 
   // connection
   "offline.banner": "Cannot reach the server. Your cards are locked until it answers again; the page keeps trying.",
@@ -43,84 +45,33 @@ export default {
   // cards
   "card": card,
   "cards": cards,
+  "card.the": (c) => `the ${card(c)}`,
+  "cards.seen": cardsOrCount, // an event's cards, or their count where this viewer may not see them
   "card.hidden": "a hidden card",
   "ranks.face": (r) => ({ 11: "J", 12: "Q", 13: "K", 14: "A" })[r],
 
-  // games
-  "game.st_patrick": "St Patrick",
-  "game.ouroboros_trick": "Ouroboros Trick",
-  "game.trick_and_snipers": "Trick & Snipers",
-  "game.saint_poker": "Saint Poker",
-  "about.st_patrick": "Take relics to shield yourself from the snake bites in the tricks you win, but if the relics run out, they curse you. Keep the most life.",
-  "about.ouroboros_trick": "Every card not of the led suit is a trump. Win a trick and you must discard as many cards as its lowest rank. Do not run out of cards.",
-  "about.trick_and_snipers": "Win a trick holding a 7, or snipe: play off-suit a card that makes 13 with the winning card. Two victory points win.",
-  "about.saint_poker": "Eight rounds of Texas hold'em hands built from a shared river that you feed yourselves. The best hand of round r scores r points.",
-  "option.first_lead_snake_allowed": "The first lead may be a snake (English rulebook; untick for the French one)",
+  // table options (a game's own options are named in its words)
   "option.first_leader": "First player (seat number; empty: drawn at random)",
   "option.turn_seconds": "Seconds per turn (empty: no timer)",
   "option.max_timeouts": "Timeouts in a row before a bot takes the seat over",
   "option.rated": "Rated (counts towards ratings; every human seat must be a player's)",
   "option.other": (key) => key.replace(/_/g, " "),
 
-  // phases
+  // phases every game has (a game's own are in its words)
   "phase.dealing": "dealing",
   "phase.finished": "game over",
-  "phase.st_patrick.choosing_pass_count": "choosing how many cards to pass",
-  "phase.st_patrick.passing": "passing cards",
-  "phase.st_patrick.relics": "taking relics",
-  "phase.st_patrick.playing": "snake hunt",
-  "phase.st_patrick.scoring": "scoring",
-  "phase.ouroboros_trick.playing": "playing",
-  "phase.ouroboros_trick.discarding": "discarding",
-  "phase.trick_and_snipers.passing": "passing cards",
-  "phase.trick_and_snipers.playing": "playing",
-  "phase.saint_poker.committing": "feeding the river",
-  "phase.saint_poker.revealing": "choosing two cards to reveal",
-  "phase.saint_poker.scoring": "scoring",
-  "phase.saint_poker.pickup": "picking up",
 
-  // seat figures and table facts (label after a number: "20 life", "3 relics")
-  "figure.life": (x) => `${n(x)} life`,
-  "figure.relics": (x) => count(x, "relic", "relics"),
-  "figure.bites": (x) => count(x, "bite", "bites"),
+  // seat figures and table facts that more than one game has (label after a number: "3 tricks")
   "figure.tricks_won": (x) => count(x, "trick", "tricks"),
   "figure.hand_count": (x) => count(x, "card", "cards"),
-  "figure.pool_count": (x) => `${n(x)} in pool`,
-  "figure.victory_points": (x) => count(x, "victory point", "victory points"),
-  "figure.points": (x) => count(x, "point", "points"),
   "figure.has_passed": "passed",
-  "figure.has_committed": "river card chosen",
-  "figure.has_revealed": "cards chosen",
   "fact.round": "round",
   "fact.phase": "phase",
-  "fact.relics_left": "relics in the middle",
-  "fact.curses": "curses this round",
-  "fact.special_hunt": "special hunt",
-  "fact.pass_count": "cards to pass",
-  "fact.pass_chooser": "pass count chosen by",
   "fact.trick": "trick",
-  "fact.discard_pile": "discard pile",
-  "fact.discard_empty": "empty",
-  "fact.discarding": "must discard",
-  "fact.last_lowest": "last trick's lowest rank",
-  "fact.last_point": "last trick's point",
-  "fact.deck": "deck",
-  "fact.picking": "picking up",
-  "fact.pickup_order": "pickup order",
   "yes": "yes",
   "none": "none",
-  "river.now": "River",
-  "river.next": "Next round's river",
-  "river.next.none": "none (last round)",
-  "ranking.label": (r) => `Hands of round ${n(r)}`,
-  "ranking.hand": (who, name, pts) => `${who}: ${name} (${pts >= 0 ? "+" : ""}${n(pts)})`,
-  "seat.cards.face_up": "face-up tricks (they scored)",
-  "seat.cards.bites": "bite cards",
   "private.passed_cards": "You passed",
   "private.received_cards": "You received",
-  "private.pool": "Your pool",
-  "private.committed_card": "Your river card",
-  "private.chosen_cards": "You reveal",
 
   // people
   "who.you": () => "You", // the log speaks to you: "You played…"
@@ -169,20 +120,8 @@ export default {
   // prompts and buttons, by action type
   "prompt.play_card": () => "play a card",
   "prompt.pass_cards": (t) => `choose ${count(t.count, "card", "cards")} to pass`,
-  "prompt.discard": (t) => `choose ${count(t.count, "card", "cards")} to discard`,
-  "prompt.reveal_cards": (t) => `choose ${count(t.count, "card", "cards")} to reveal`,
-  "prompt.commit_river_card": () => "choose a card for the river",
-  "prompt.pick_up": () => "pick up a card from the table",
-  "prompt.take_relics": (t) => `take ${n(t.min)}–${n(t.max)} relics`,
-  "prompt.pass_relics": () => "pass on the relics",
-  "prompt.choose_pass_count": (t) => `choose how many cards everyone passes (${n(t.min)}–${n(t.max)})`,
   "prompt.other": (t) => t.type.replace(/_/g, " "),
   "button.pass_cards": "Pass",
-  "button.discard": "Discard",
-  "button.reveal_cards": "Reveal",
-  "button.take_relics": "Take relics",
-  "button.pass_relics": "Take no relics",
-  "button.choose_pass_count": "Set pass count",
   "button.send": "Send",
   "legal.one": (prompt, cs) => `${prompt}: ${orList(cs.map(card))}`,
   "legal.some": (prompt, cs) => `${prompt} from ${cards(cs)}`,
@@ -215,41 +154,8 @@ export default {
   "result.replay": "Replay this game",
   "round.summary": (r) => `Round ${n(r)}: summary`,
   "why.trick.highest": (who, c) => `${who} won the trick with the highest card of the led suit, the ${card(c)}.`,
-  "why.trick.trump": (who, c) => `${who} won the trick with the highest trump, the ${card(c)} (a card not of the led suit beats the led suit).`,
-  "why.trick.trump_tie": (who, c) => `${who} won the trick with the ${card(c)}: of equal trumps, the one played last wins.`,
-  "why.trick.snipe": (who, c, on) => `${who} sniped: the ${card(c)} on the ${card(on)}, winning then, makes 13.`,
-  "why.trick.point_snipe": (who) => `The point goes to ${who}, the last sniper of the trick, not to the trick's winner.`,
-  "why.trick.point_seven": (who) => `The trick holds a 7 and nobody sniped: ${who}, its winner, scores the point.`,
-  "why.trick.no_point": "No 7 and no snipe in it: the trick scores no point.",
-  "why.trick.bites": (who, b) => b ? `${who} takes ${count(b, "bite", "bites")} (one per snake; the sevens of cross and of harp are worth 3 each).` : `No bite in it.`,
-  "why.trick.discard": (who, k) => `Its lowest rank is ${n(k)}: ${who} must discard ${count(k, "card", "cards")}.`,
-  "why.stp.line": (who, b, r, change, life) =>
-    `${who}: ${count(b, "bite", "bites")} − ${count(r, "relic", "relics")} → ${change < 0 ? `loses ${n(-change)}` : change > 0 ? `gains ${n(change)}` : "loses nothing"}, ${n(life)} life`,
-  "why.stp.sacrifice": (who) => `The big sacrifice: ${who} took all 15 bites, so loses nothing, and everyone else loses 3 whatever their relics.`,
-  "why.stp.special": "The special hunt: nobody loses life; whoever took no more bites than they hold relics gains 1.",
-  "why.stp.rule": "Life lost = bites taken minus relics held (never below 0).",
-  "why.poker.line": (who, name, pts) => `${who}: ${name}, ${count(pts, "point", "points")}`,
-  "why.poker.best": (r) => `The best hand scores the round's number: ${count(r, "point", "points")} in round ${n(r)}.`,
-  "why.poker.tie": (r, k) => `${n(k)} equal best hands share round ${n(r)}'s points, rounded up.`,
-  "why.poker.pickup": (names) => `Pickup order, worst hand first: ${list(names)}.`,
-  "why.end.stp": "The game ends after a round in which someone's life fell to 0 or below; the highest life wins.",
-  "why.end.stp.tie_relics": (life) => `Tied at ${n(life)} life: the tiebreak is relics held at the end of the last round.`,
-  "why.end.stp.tie_snakes": "Still tied on relics: the next tiebreak is snake cards among the tricks won in the last round.",
-  "why.end.stp.shared": "Still tied after both tiebreaks: the victory is shared.",
-  "why.end.tas.reached": (who) => `${who} reached 2 victory points.`,
-  "why.end.tas.out": "The hands ran out before anyone reached 2 victory points: the most victory points wins.",
-  "why.end.tas.tie": (pts) => `Tied at ${count(pts, "victory point", "victory points")}: the tiebreak is the most tricks won.`,
-  "why.end.tas.shared": "Still tied on tricks won: the victory is shared.",
-  "why.end.ouro": (names) => `${list(names)} ran out of cards (no hand and an empty pool) and lost; everyone else wins.`,
-  "why.end.ouro.all": "Every player ran out of cards at once: everyone lost.",
-  "why.end.poker": "After 8 rounds the most points wins.",
-  "why.end.poker.shared": (pts) => `Tied at ${count(pts, "point", "points")}: the victory is shared.`,
 
   // the chart
-  "chart.life": "life",
-  "chart.points": "points",
-  "chart.victory_points": "victory points",
-  "chart.cards_left": "cards left (hand and pool)",
   "chart.round": "round",
   "chart.trick": "trick",
   "chart.title": (figure, axis) => `${figure} of each seat by ${axis}`,
@@ -390,7 +296,7 @@ export default {
   "guide.loading": "Loading the guide…",
   "guide.missing": "This guide cannot be loaded.",
   "glossary.title": "Glossary",
-  "glossary.intro": "The words of the four games, as this site uses them. On a table, every such word explains itself when you point at it, tap it or move the keyboard focus onto it.",
+  "glossary.intro": "The words of the games, as this site uses them. On a table, every such word explains itself when you point at it, tap it or move the keyboard focus onto it.",
 
   // the replay viewer
   "replay.heading": "Replay",
@@ -424,7 +330,7 @@ export default {
   "verify.unsupported": "this browser cannot check Ed25519 signatures",
   "verify.failed_load": "the export, audit or key could not be loaded",
 
-  // the log, one line per event
+  // the log, one line per event every game shares (a game's own events are in its words)
   "log.TableCreated": (d) => `Table created: ${d.game_type} for ${count(d.seats.length, "player", "players")}.`,
   "log.SeatJoined": (d, who) => `${who(d.seat)} sat down at seat ${n(d.seat)}.`,
   "log.SeatLeft": (d, who) => `${who(d.seat)} left (${({ left: "by choice", timeouts: "too many timeouts" })[d.reason] || d.reason}); a bot plays that seat now.`,
@@ -434,42 +340,13 @@ export default {
     (d.first_leader === null || d.first_leader === undefined ? "." : `; ${who(d.first_leader)} leads.`),
   "log.HandDealt": (d, who) => `${who(d.seat)} got ${cardsOrCount(d)}.`,
   "log.DeckSealed": (d) => (d.deck ? `The deck of round ${n(d.round)} is revealed.` : `The deck of round ${n(d.round)} is sealed.`),
-  "log.PassCountAwaited": (d, who) => `${who(d.chooser)} has the lowest life and chooses how many cards everyone passes.`,
-  "log.PassCountSet": (d, who) => `${count(d.count, "card", "cards")} to pass` + (d.seat === null || d.seat === undefined ? "." : `, chosen by ${who(d.seat)}.`),
   "log.CardsPassed": (d, who) => `${who(d.seat)} passed ${cardsOrCount(d)}.`,
   "log.CardsReceived": (d, who) => `${who(d.seat)} received ${cardsOrCount(d)} from ${who(d.from_seat)}.`,
-  "log.HandPassed": (d, who) => `${who(d.seat)} received ${cardsOrCount(d)} from ${who(d.from_seat)}.`,
-  "log.RelicPhaseStarted": (d, who) => `Relics: ${who(d.starter)} decides first.`,
-  "log.RelicsTaken": (d, who) => `${who(d.seat)} took ${count(d.count, "relic", "relics")} (${n(d.left)} left).`,
-  "log.RelicsDeclined": (d, who) => `${who(d.seat)} took no relics.`,
-  "log.RelicsCursed": (d, who) => `The relics ran out: curse ${n(d.curse)}. ${list(d.losses.map((l, s) => `${who(s)} −${n(l)} life`).filter((_, s) => d.losses[s] > 0))}; every hand goes to the left.`,
-  "log.HuntStarted": (d, who) => `The hunt begins${d.special ? " (a special hunt)" : ""}; ${who(d.leader)} leads.`,
-  "log.CardPlayed": (d, who) => `${who(d.seat)} played the ${card(d.card)}${d.snipe ? ": a snipe!" : "."}`,
-  "log.TrickWon": (d, who) => {
-    let text = `${who(d.seat)} won the trick`;
-    if (d.bites) text += ` and ${count(d.bites, "bite", "bites")}`;
-    if (d.point_to !== undefined && d.point_to !== null) text += `; ${who(d.point_to)} scores a point`;
-    if (d.discard_count) text += `; must discard ${n(d.discard_count)}`;
-    return `${text}.`;
-  },
-  "log.DiscardAwaited": (d, who) => `${who(d.seat)} must discard ${count(d.count, "card", "cards")}.`,
-  "log.CardsDiscarded": (d, who) => `${who(d.seat)} discarded ${cardsOrCount(d)}${d.forced ? " (forced: no choice was left)" : ""}.`,
-  "log.PoolTaken": (d, who) => `${who(d.seat)}'s hand was empty: the pool becomes the new hand (${cardsOrCount(d)}).`,
-  "log.RoundStarted": (d) => `Round ${n(d.round)}: the river starts with ${d.river.length ? cards(d.river) : "no card"}.`,
-  "log.RiverCardCommitted": (d, who) => `${who(d.seat)} put ${d.card ? `the ${card(d.card)}` : "a card"} toward the river.`,
-  "log.RiverCompleted": (d) => `The river is complete: ${cards(d.cards)}.`,
-  "log.RevealChosen": (d, who) => `${who(d.seat)} chose ${d.cards ? cards(d.cards) : "two cards"} to reveal.`,
-  "log.CardsRevealed": (d, who) => `Revealed: ${d.cards.map((cs, seat) => `${who(seat)} ${cards(cs)}`).join("; ")}.`,
-  "log.RoundScored": (d, who) => {
-    if (d.life) return `Round ${n(d.round)} scored: ${list(d.life.map((v, s) => `${who(s)} ${n(v)} life`))}.`;
-    if (d.points) return `Round ${n(d.round)} scored: ${list(d.points.map((v, s) => `${who(s)} ${count(v, "point", "points")}`))}.`;
-    return `Round ${n(d.round)} scored.`;
-  },
-  "log.CardPickedUp": (d, who) => `${who(d.seat)} picked up the ${card(d.card)}.`,
-  "log.RoundEnded": (d) => `Round ${n(d.round)} ended` + (d.discarded ? `; ${cards(d.discarded)} discarded.` : "."),
+  "log.CardPlayed": (d, who) => `${who(d.seat)} played the ${card(d.card)}.`,
+  "log.TrickWon": (d, who) => `${who(d.seat)} won the trick.`,
   "log.GameEnded": (d, who) => d.winners.length ? `Game over: ${list(d.winners.map(who))} won.` : "Game over: nobody won.",
   "log.other": (type) => `${type.replace(/([a-z])([A-Z])/g, "$1 $2")}.`,
 
-  // poker hand names: the server's English names, as they are
+  // poker hand names (domain/poker.py, which any poker game shares): the server's English names
   "hand": (name) => name,
 };

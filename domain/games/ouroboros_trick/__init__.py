@@ -10,6 +10,7 @@ from domain.games.ouroboros_trick.bots import basic_bot
 from domain.games.ouroboros_trick.events import EVENT_TYPES, Discard
 from domain.games.ouroboros_trick.state import TOP_RANK, State, deck_for, initial_state, to_act
 from domain.games.ouroboros_trick.strong import strong_bot
+from domain.games.ouroboros_trick.words import WORDS
 from domain.options import check_first_leader, first_leader_schema
 from domain.ranking import winners_first
 from domain.tricks import PlayCard
@@ -17,6 +18,8 @@ from domain.tricks import PlayCard
 GAME = build_game(
     id="ouroboros_trick",
     name="Ouroboros Trick",
+    words=WORDS,  # what a client says of it
+    package=__name__,  # its guides: guide.en.md, guide.fr.md beside this file
     table_sizes=TOP_RANK,
     options={"first_leader": None},
     check_options=check_first_leader,

@@ -21,10 +21,13 @@ from domain.games.saint_poker.state import (
     to_act,
 )
 from domain.games.saint_poker.strong import strong_bot
+from domain.games.saint_poker.words import WORDS
 
 GAME = build_game(
     id="saint_poker",
     name="Saint Poker",
+    words=WORDS,  # what a client says of it
+    package=__name__,  # its guides: guide.en.md, guide.fr.md beside this file
     table_sizes=FUTURE_RIVER_SIZES,
     options={},
     state_type=State,

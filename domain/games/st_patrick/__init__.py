@@ -22,6 +22,7 @@ from domain.games.st_patrick.state import (
     to_act,
 )
 from domain.games.st_patrick.strong import strong_bot
+from domain.games.st_patrick.words import WORDS
 from domain.tricks import PlayCard
 
 
@@ -40,6 +41,8 @@ SNAKE_FIRST_SCHEMA = {
 GAME = build_game(
     id="st_patrick",
     name="St Patrick",
+    words=WORDS,  # what a client says of it
+    package=__name__,  # its guides: guide.en.md, guide.fr.md beside this file
     table_sizes=HAND_SIZES,
     options={"first_lead_snake_allowed": True},  # S7: the English book by default
     check_options=check_options,

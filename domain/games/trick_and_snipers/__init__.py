@@ -16,12 +16,15 @@ from domain.games.trick_and_snipers.state import (
     to_act,
 )
 from domain.games.trick_and_snipers.strong import strong_bot
+from domain.games.trick_and_snipers.words import WORDS
 from domain.options import check_first_leader, first_leader_schema
 from domain.tricks import PlayCard
 
 GAME = build_game(
     id="trick_and_snipers",
     name="Trick & Snipers",
+    words=WORDS,  # what a client says of it
+    package=__name__,  # its guides: guide.en.md, guide.fr.md beside this file
     table_sizes=HAND_SIZES,
     options={"first_leader": None},
     check_options=check_first_leader,

@@ -1,0 +1,42 @@
+"""The parts of docs/ that come from the game registry are what `make docs` writes: each game's
+guides (written once, in the game's folder) and the glossary in docs/rules/guides/, and the
+table of the games in docs/rules.md. A game registered later gets its rows without a hand edit."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from api.docs_parts import RULES, drift, games_table, guide_files, render_rules
+from api.guides import guide_named
+from domain.games import GAME_TYPES
+from tests.fifth_game.high_card import GAME as HIGH_CARD
+
+
+def test_the_docs_hold_exactly_what_make_docs_writes_from_the_registry() -> None:
+    assert not drift(GAME_TYPES.values()), "docs/ drifted from the game registry: run make docs"
+
+
+def test_the_guides_in_the_docs_are_the_ones_the_page_serves() -> None:
+    files = guide_files(GAME_TYPES.values())
+    assert {f"{game}.{lang}.md" for game in GAME_TYPES for lang in ("en", "fr")} < set(files)
+    assert {"glossary.en.md", "glossary.fr.md"} < set(files)
+    for name, text in files.items():
+        assert guide_named(name) == text, name
+
+
+def test_a_game_registered_later_gets_its_guide_and_its_row() -> None:
+    files = guide_files([HIGH_CARD])
+    assert files["high_card.en.md"].startswith("# High Card\n") and "high_card.fr.md" in files
+    with_rulings = dataclasses.replace(HIGH_CARD, id="st_patrick")  # a rulings page to read
+    row = games_table([with_rulings], files).splitlines()[2]
+    assert row.startswith("| High Card (`st_patrick`, 2-2 players) |") and "[S1-S10]" in row
+
+
+def test_a_hand_edit_of_the_games_table_is_caught_and_undone() -> None:
+    text = RULES.read_text(encoding="utf-8")
+    edited = text.replace("3-4 players", "3-6 players")
+    assert edited != text and render_rules(edited, GAME_TYPES.values()) == text
+    with pytest.raises(ValueError, match="markers"):
+        render_rules(text.replace("<!-- <<< make docs: games -->", ""), GAME_TYPES.values())
