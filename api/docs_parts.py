@@ -4,9 +4,10 @@
 - docs/rules/guides/: every registered game's guide in each language, from the game's folder
   (or the `guide` it gives build_game), and the glossary, as the web client serves them
   (api/guides.py): the same text in both places, written once.
+- docs/rules/<id>.md: every registered game's rulings page, from its folder (`rulings.md`), or
+  written from what the game registers when it has none (api/guides.py).
 - docs/rules.md: the table of the games, between `<!-- >>> make docs: games -->` and
-  `<!-- <<< make docs: games -->`; each game's rulings page is docs/rules/<id>.md, and its
-  rulings are the `| X1 |` rows of that page's tables.
+  `<!-- <<< make docs: games -->`; a game's rulings are the `| X1 |` rows of its page's tables.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from api.guides import LANGUAGES, game_guide, glossary
+from api.guides import LANGUAGES, game_guide, game_rulings, glossary
 from domain.game_type import GameType
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-GUIDES = DOCS / "rules" / "guides"
+RULINGS = DOCS / "rules"
+GUIDES = RULINGS / "guides"
 RULES = DOCS / "rules.md"
 PART = re.compile(
     r"(?P<start><!-- >>> make docs: games -->\n).*?(?P<end><!-- <<< make docs: games -->\n)",
@@ -40,10 +42,14 @@ def guide_files(games: Iterable[GameType]) -> dict[str, str]:
     return files
 
 
+def rulings_files(games: Iterable[GameType]) -> dict[str, str]:
+    """File name in docs/rules/ -> its text: each game's rulings page."""
+    return {f"{game.id}.md": game_rulings(game) for game in games}
+
+
 def rulings(game: GameType) -> str:
     """ "S1-S10": the first and the last ruling of the game's rulings page, or "rulings"."""
-    page = DOCS / "rules" / f"{game.id}.md"
-    found = re.findall(r"^\| *([A-Z]\d+) *\|", page.read_text(encoding="utf-8"), re.MULTILINE)
+    found = re.findall(r"^\| *([A-Z]\d+) *\|", game_rulings(game), re.MULTILINE)
     return f"{found[0]}-{found[-1]}" if found else "rulings"
 
 
@@ -76,27 +82,30 @@ def render_rules(text: str, games: Iterable[GameType]) -> str:
 def drift(games: Iterable[GameType]) -> list[str]:
     """The generated files that differ from what the registry gives (or are not generated)."""
     games = list(games)
-    wanted = guide_files(games)
-    present = {path.name for path in GUIDES.glob("*.md")}
-    differing = [
-        f"docs/rules/guides/{name}"
-        for name in sorted(set(wanted) | present)
-        if name not in wanted
-        or name not in present
-        or (GUIDES / name).read_text(encoding="utf-8") != wanted[name]
-    ]
+    differing = _differing(GUIDES, guide_files(games)) + _differing(RULINGS, rulings_files(games))
     rules = RULES.read_text(encoding="utf-8")
     return differing + (["docs/rules.md"] if render_rules(rules, games) != rules else [])
 
 
+def _differing(folder: Path, wanted: Mapping[str, str]) -> list[str]:
+    present = {path.name for path in folder.glob("*.md")}
+    return [
+        str((folder / name).relative_to(DOCS.parent))
+        for name in sorted(set(wanted) | present)
+        if name not in wanted
+        or name not in present
+        or (folder / name).read_text(encoding="utf-8") != wanted[name]
+    ]
+
+
 def write(games: Iterable[GameType]) -> None:
     games = list(games)
-    wanted = guide_files(games)
-    for path in GUIDES.glob("*.md"):
-        if path.name not in wanted:
-            path.unlink()  # a guide no registered game has any more
-    for name, text in wanted.items():
-        (GUIDES / name).write_text(text, encoding="utf-8")
+    for folder, wanted in ((GUIDES, guide_files(games)), (RULINGS, rulings_files(games))):
+        for path in folder.glob("*.md"):
+            if path.name not in wanted:
+                path.unlink()  # a page no registered game has any more
+        for name, text in wanted.items():
+            (folder / name).write_text(text, encoding="utf-8")
     RULES.write_text(render_rules(RULES.read_text(encoding="utf-8"), games), encoding="utf-8")
 
 

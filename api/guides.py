@@ -15,6 +15,7 @@ from pathlib import Path
 
 from domain.game_type import GameType
 from domain.games import GAME_TYPES
+from domain.origins import event_origin
 
 LANGUAGES = ("en", "fr")
 GLOSSARY = Path(__file__).resolve().parent / "static" / "play" / "guides"
@@ -31,6 +32,46 @@ def game_guide(game: GameType, lang: str) -> str | None:
     if game.guide:
         return f"# {game.name}\n\n{inspect.cleandoc(game.guide)}\n"
     return None
+
+
+def game_rulings(game: GameType) -> str:
+    """The game's rulings page, for developers: its folder's `rulings.md`, else a page written
+    from what the game registers (its actions, its events and where each comes from)."""
+    if game.package:
+        written = resources.files(game.package) / "rulings.md"
+        if written.is_file():
+            return written.read_text(encoding="utf-8")
+    return described_rulings(game)
+
+
+def described_rulings(game: GameType) -> str:
+    players = str(game.min_players)
+    if game.max_players != game.min_players:
+        players += f"-{game.max_players}"
+    lines = [
+        f"# {game.name} (`{game.id}`, {players} players)",
+        "",
+        "Its folder has no rulings page of its own (`rulings.md`): this page is written from what",
+        "the game registers. How to play it: its guides, in guides/ beside this page.",
+        "",
+        "## Actions",
+        "",
+        "| action | what it does |",
+        "|---|---|",
+        *(f"| `{name}` | {_about(game, name)} |" for name in game.commands),
+        "",
+        "## Events",
+        "",
+        "| event | where it comes from (docs/audit.md) |",
+        "|---|---|",
+        *(f"| `{name}` | {event_origin(game, name)} |" for name in game.events),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _about(game: GameType, action: str) -> str:
+    about = game.actions_about.get(action)
+    return about.text.replace("|", "\\|") if about and about.text else ""
 
 
 def glossary(lang: str) -> str | None:

@@ -1,7 +1,8 @@
 """Adding a game touches its folder and one registry line, for the whole product: High Card
 (tests/fifth_game/high_card/) is put into a copy of this repository as domain/games/high_card/,
-with one line in domain/games/__init__.py. Then the generators run (`make spec`), and nothing
-else differs: the spec follows, and the copy's own drift checks pass."""
+with one line in domain/games/__init__.py. Then the generators run (`make spec`, `make docs`),
+and nothing else differs: the spec, the docs and the web client follow, and the copy's own
+checks of them pass."""
 
 from __future__ import annotations
 
@@ -20,7 +21,12 @@ GAME = ROOT / "tests" / "fifth_game" / "high_card"
 REGISTRY = "domain/games/__init__.py"
 LAST_LINE = '    "ouroboros_trick",\n'
 # What the generators may write for a new game, besides its folder.
-GENERATED = {"openapi.yaml"}
+GENERATED = {
+    "openapi.yaml",
+    "docs/rules.md",
+    "docs/rules/high_card.md",
+    *(f"docs/rules/guides/high_card.{lang}.md" for lang in ("en", "fr")),
+}
 
 BY_HAND: dict[str, str] = {}
 
@@ -76,6 +82,7 @@ def generated(copy) -> set[str]:
     """The files the generators changed in the copy, relative to this repository."""
     before = digests(copy)
     run(copy, "-m", "api.spec_parts")
+    run(copy, "-m", "api.docs_parts", "--write")
     after = digests(copy)
     return {name for name, digest in after.items() if before.get(name) != digest}
 
@@ -96,7 +103,8 @@ def test_by_hand_only_the_games_folder_and_one_registry_line_differ(copy):
 
 
 def test_the_generators_write_only_the_generated_files(generated):
-    assert generated and generated <= GENERATED
+    assert "openapi.yaml" in generated and "docs/rules.md" in generated
+    assert generated <= GENERATED
 
 
 def test_the_copy_serves_the_new_game_and_its_spec_describes_it(copy, generated):
@@ -112,5 +120,7 @@ def test_the_copy_serves_the_new_game_and_its_spec_describes_it(copy, generated)
 
 
 def test_the_copys_drift_checks_pass_with_the_new_game(copy, generated):
-    run(copy, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/api/test_spec_parts.py",
-        "tests/test_registry.py", "tests/domain/test_game_kit.py")  # fmt: skip
+    checks = ["tests/api/test_spec_parts.py", "tests/api/test_docs_parts.py",
+              "tests/api/test_play_page.py", "tests/api/test_game_types.py",
+              "tests/test_registry.py", "tests/domain/test_game_kit.py"]  # fmt: skip
+    run(copy, "-m", "pytest", "-q", "-p", "no:cacheprovider", *checks)
