@@ -1,6 +1,6 @@
 """The HTTP API: a Flask app (`create_app`, in api/app.py) with one blueprint per resource.
 
-Importing this package imports nothing else: gunicorn reads `api.gunicorn_conf` in its master
+Importing this package imports nothing else: gunicorn reads `api.server.gunicorn_conf` in its master
 process, and a gevent worker must monkey-patch before psycopg, redis or ssl are first imported.
 """
 

@@ -12,20 +12,22 @@ from flask import Flask
 from flask.sessions import NullSession, SessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import docs, game_types, games, health, play, players
-from api.bodies import install_body_reader
-from api.browsers import install_browser_rules
-from api.cpu_work import offload
-from api.gunicorn_log import REDACT
-from api.json_provider import SafeJSONProvider
-from api.limits import install_limits
-from api.metrics import CountedCommands, install_metrics
-from api.problems import register_error_handlers
-from api.request_log import install_request_log
+from api import streams
+from api.http.bodies import install_body_reader
+from api.http.browsers import install_browser_rules
+from api.http.cpu_work import offload
+from api.http.json_provider import SafeJSONProvider
+from api.http.limits import install_limits
+from api.http.problems import register_error_handlers
+from api.http.request_log import install_request_log
+from api.resources import game_types, games, health, players
+from api.resources.metrics import CountedCommands, install_metrics
+from api.server.gunicorn_log import REDACT
 from api.services import Services
-from events import logs
+from api.web import client, spec_pages
 from events.bootstrap import bootstrap
-from events.settings import Settings, load_settings
+from events.operations import logs
+from events.operations.settings import Settings, load_settings
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -87,7 +89,15 @@ def create_app(settings: Settings | None = None) -> Flask:
         matcher=cardroom.matcher,
         work=cardroom.work,
     )
-    for blueprint in (games.bp, game_types.bp, health.bp, docs.bp, play.bp, players.bp):
+    for blueprint in (
+        games.bp,
+        game_types.bp,
+        health.bp,
+        spec_pages.bp,
+        client.bp,
+        players.bp,
+        streams.bp,
+    ):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
     # First: the hooks below may read the body, and nothing may wait on it holding a lock.

@@ -3,9 +3,9 @@
 
 - docs/rules/guides/: every registered game's guide in each language, from the game's folder
   (or the `guide` it gives build_game), and the glossary, as the web client serves them
-  (api/guides.py): the same text in both places, written once.
+  (api/web/guides.py): the same text in both places, written once.
 - docs/rules/<id>.md: every registered game's rulings page, from its folder (`rulings.md`), or
-  written from what the game registers when it has none (api/guides.py).
+  written from what the game registers when it has none (api/web/guides.py).
 - docs/rules.md: the table of the games, between `<!-- >>> make docs: games -->` and
   `<!-- <<< make docs: games -->`; a game's rulings are the `| X1 |` rows of its page's tables.
 """
@@ -17,8 +17,8 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from api.guides import LANGUAGES, game_guide, game_rulings, glossary
-from domain.game_type import GameType
+from api.web.guides import LANGUAGES, game_guide, game_rulings, glossary
+from domain.kit.game_type import GameType
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 RULINGS = DOCS / "rules"

@@ -8,15 +8,15 @@ from dataclasses import dataclass
 from flask import current_app
 from redis import Redis
 
+from events.audit.signing import HeadSigner
 from events.automation import Automation
 from events.bootstrap import Pool
 from events.commands import Commands
 from events.matchmaking.matcher import Matcher
 from events.matchmaking.queue import Queue
+from events.operations.settings import Settings
 from events.players import Players
 from events.queries import Queries
-from events.settings import Settings
-from events.signing import HeadSigner
 from events.webhooks.endpoints import Webhooks
 from events.work_queue import WorkQueue
 

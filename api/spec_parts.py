@@ -19,10 +19,10 @@ from typing import Any
 
 import yaml
 
-from domain.cards import Card
-from domain.game_type import ActionAbout, GameType
-from domain.origins import event_origin
-from domain.table import TABLE_EVENTS
+from domain.kit.game_type import ActionAbout, GameType
+from domain.kit.origins import event_origin
+from domain.shared.cards import Card
+from domain.tables.table import TABLE_EVENTS
 
 SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"
 SCHEMAS = "#/components/schemas/"
@@ -30,7 +30,7 @@ MARKER = re.compile(r"^(?P<indent> *)# >>> make spec: (?P<name>[a-z-]+)\n", re.M
 ORIGINS = ("setup", "choice", "timeout", "deal", "derived")
 WIDTH = 100
 
-# The options every table takes (domain.presence.TABLE_OPTIONS and the seed commitment): the
+# The options every table takes (domain.tables.presence.TABLE_OPTIONS and the seed commitment): the
 # same at every game and size, written once here rather than in each Create shape by hand.
 TABLE_OPTION_SCHEMAS: Mapping[str, Any] = {
     "turn_seconds": {

@@ -43,7 +43,7 @@ def records_of(events: list) -> list[dict]:
     """Events as export records (what the re-decider reads), JSON round-tripped."""
     import json
 
-    from domain.codec import canonical_json, to_json
+    from domain.kit.codec import canonical_json, to_json
 
     return [
         {
@@ -59,7 +59,7 @@ def records_of(events: list) -> list[dict]:
 
 def long_st_patrick_game(args: argparse.Namespace):
     from domain.games import GAME_TYPES
-    from domain.selfplay import play_out
+    from domain.tables.selfplay import play_out
 
     game_type, best = GAME_TYPES["st_patrick"], None
     for i in range(args.search):
@@ -79,10 +79,10 @@ def scenario_http(args: argparse.Namespace, url: str, database_url: str, data_di
     import psycopg
     import requests
 
+    from events.audit.signing import load_or_create_signer
+    from events.operations.settings import Settings
     from events.postgres import store
     from events.records import new_events
-    from events.settings import Settings
-    from events.signing import load_or_create_signer
 
     table, events = long_st_patrick_game(args)
     signer = load_or_create_signer(Settings(data_dir=data_dir).audit_key_path)
@@ -113,8 +113,8 @@ def scenario_http(args: argparse.Namespace, url: str, database_url: str, data_di
 
 def scenario_redecide(args: argparse.Namespace) -> dict:
     from domain.games import GAME_TYPES
-    from domain.selfplay import play_out
-    from events.redecide import redecide
+    from domain.tables.selfplay import play_out
+    from events.audit.redecide import redecide
 
     figures = {}
     for game_type in GAME_TYPES.values():

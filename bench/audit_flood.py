@@ -52,7 +52,7 @@ def long_game(min_events: int, seed: int):
     """A St Patrick game of basic bots with at least `min_events` events (or the longest of
     300 tries)."""
     from domain.games import GAME_TYPES
-    from domain.selfplay import play_out
+    from domain.tables.selfplay import play_out
 
     best = None
     for i in range(300):
@@ -71,10 +71,10 @@ def store_games(database_url: str, data_dir: str, min_events: int, seed: int) ->
     """The finished game and its live cut, written as the service writes them."""
     import psycopg
 
+    from events.audit.signing import load_or_create_signer
+    from events.operations.settings import Settings
     from events.postgres import store
     from events.records import new_events
-    from events.settings import Settings
-    from events.signing import load_or_create_signer
 
     table, events = long_game(min_events, seed)
     signer = load_or_create_signer(Settings(data_dir=data_dir).audit_key_path)

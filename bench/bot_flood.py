@@ -86,7 +86,7 @@ class Client:
 
 
 def first_action(game: dict, rng: random.Random) -> dict:
-    from domain.templates import action_from_template
+    from domain.kit.templates import action_from_template
 
     return action_from_template(rng.choice(game["you"]["legal_actions"]), rng)
 

@@ -5,8 +5,8 @@
 
 Starts Cardroom as `make run` does (bench/service.py), and beside it, on the same Postgres, the
 floor (bench/floor_app.py: per POST, lock one row and append one event) served by gunicorn with
-Cardroom's own settings (`-c python:api.gunicorn_conf`: gevent workers, as many). Then the same
-keep-alive client drives each side in turn: --clients threads with one session each, every
+Cardroom's own settings (`-c python:api.server.gunicorn_conf`: gevent workers, as many). Then the
+same keep-alive client drives each side in turn: --clients threads with one session each, every
 thread --actions actions per round, an action being two requests (a GET, then the POST):
   floor              GET the row, POST an action
   floor[GAME]        the floor again, answering with the bytes Cardroom sends for GAME: a view
@@ -47,7 +47,7 @@ from bench.floor_app import SCHEMA
 from bench.players import Api, BenchError, TablePlayer, Tally, expect
 from bench.service import Server, Service, free_port, serving, started_service
 from bench.stats import Progress, ms, percentile
-from events.settings import load_settings
+from events.operations.settings import load_settings
 
 GOAL_RATIO = 0.6  # the 0.8 once asked for is out of reach of any Flask/gunicorn/psycopg service
 FLOOR = "floor"
@@ -96,7 +96,7 @@ def floor_server(service: Service, views_file: Path) -> Iterator[Server]:
     env = dict(os.environ, DATABASE_URL=service.database_url, PYTHONUNBUFFERED="1",
                FLOOR_VIEWS_FILE=str(views_file))  # fmt: skip
     command = [sys.executable, "-m", "gunicorn", "bench.floor_app:from_environment()",
-               "-c", "python:api.gunicorn_conf", "-b", f"127.0.0.1:{port}"]  # fmt: skip
+               "-c", "python:api.server.gunicorn_conf", "-b", f"127.0.0.1:{port}"]  # fmt: skip
     log_path = str(Path(service.data_dir or "/tmp") / "floor.log")
     with serving(command, port, env, log_path=log_path) as server:
         yield server
@@ -370,7 +370,7 @@ def _run_rounds(
 
     def cardroom_procs() -> list[psutil.Process]:
         return server_procs.app_processes(
-            markers=("api.wsgi:app", "-m workers", "pushpin", "condure", "zurl")
+            markers=("api.server.wsgi:app", "-m workers", "pushpin", "condure", "zurl")
         )
 
     def postgres() -> list[psutil.Process]:

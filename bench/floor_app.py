@@ -6,7 +6,7 @@ Cardroom action (BEGIN, lock, one append statement, COMMIT) with none of its Pyt
 bench/floor.py serves it with Cardroom's own gunicorn settings:
 
     DATABASE_URL=... python -m gunicorn 'bench.floor_app:from_environment()' \
-        -c python:api.gunicorn_conf -b ...
+        -c python:api.server.gunicorn_conf -b ...
 
 With FLOOR_VIEWS_FILE (JSON: per game type, a Cardroom `view` from GET /games/{id} and the
 `answer` of a POST action), `/views/<game type>/games/...` answers as the floor does, but with

@@ -1,4 +1,4 @@
-"""Poker hand evaluations per second: our ranking (domain/poker.py, phevaluator underneath)
+"""Poker hand evaluations per second: our ranking (domain/shared/poker.py, phevaluator underneath)
 against `treys`, on the same random 7-card hands in the same run.
 
     .venv/bin/python -m bench.hands
@@ -25,9 +25,9 @@ from treys import Card as TreysCard
 from treys import Evaluator
 
 from bench.stats import Progress
-from domain.cards import Card
 from domain.games.saint_poker.state import DECK
-from domain.poker import WORST, card_id, hand_strength, rank_hand, strength_of_ids
+from domain.shared.cards import Card
+from domain.shared.poker import WORST, card_id, hand_strength, rank_hand, strength_of_ids
 
 TREYS_RANKS = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
 CHUNK = 5_000  # hands between two progress updates

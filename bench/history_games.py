@@ -22,14 +22,14 @@ from datetime import datetime, timedelta
 from typing import Any, Self
 from uuid import UUID
 
-from domain import table as tables
-from domain.decider import Event
 from domain.games import GAME_TYPES
-from domain.table import Table, seats_to_act
-from domain.table_snapshot import table_to_json
-from domain.table_view import view_table
+from domain.kit.decider import Event
+from domain.tables import table as tables
+from domain.tables.snapshot import table_to_json
+from domain.tables.table import Table, seats_to_act
+from domain.tables.view import view_table
+from events.audit.chain import CURRENT_FORMAT, GENESIS
 from events.automation import Automation
-from events.chain import CURRENT_FORMAT, GENESIS
 from events.commands import Commands
 from events.committing import Committer
 from events.folding import CODE_VERSION

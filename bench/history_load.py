@@ -26,9 +26,9 @@ from psycopg import sql
 
 from bench import history_rows as rows
 from bench.history_games import GameSpec, PlayedGame, play, spec_for
+from events.audit.signing import HeadSigner
 from events.automation import BOT_SEED_PURPOSE
 from events.postgres.migrate import apply_migrations
-from events.signing import HeadSigner
 
 YEAR = timedelta(days=365)
 ACTIVE_SPAN = timedelta(hours=1)  # the active tables were created within the last hour

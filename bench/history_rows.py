@@ -14,7 +14,7 @@ from typing import Any
 from uuid import UUID
 
 from bench.history_games import PlayedGame
-from events.chain import CURRENT_FORMAT
+from events.audit.chain import CURRENT_FORMAT
 from events.credentials import token_hash
 from events.json_text import dumps
 

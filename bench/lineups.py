@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from itertools import combinations, permutations
 
 from bench.stats import Progress, percentile
-from domain.budget import Iterations
 from domain.games import GAME_TYPES
-from domain.outcome import GameEnded
-from domain.rated_games import RatedResult
-from domain.selfplay import bot_table, steps
+from domain.search.budget import Iterations
+from domain.shared.outcome import GameEnded
+from domain.tables.rated_games import RatedResult
+from domain.tables.selfplay import bot_table, steps
 from events.ratings import Rating, rate
 
 Z95 = 1.96

@@ -101,7 +101,7 @@ class Driver:
     def _drive(self, index: int, drivers: int) -> None:
         import requests
 
-        from domain.templates import action_from_template
+        from domain.kit.templates import action_from_template
 
         session, rng = requests.Session(), random.Random(index)
         mine = self.tables[index::drivers]

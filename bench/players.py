@@ -18,7 +18,7 @@ from typing import Any, Self
 import requests
 
 from domain.games import GAME_TYPES
-from domain.templates import action_from_template
+from domain.kit.templates import action_from_template
 
 HUMAN_SEATS = 4
 BOT_LEVEL = "basic"

@@ -140,7 +140,7 @@ def second_api(service: Service, settings: dict[str, str], repo: Path = REPO) ->
     worker and signing key, with other `settings` or the code of another checkout (`repo`): an
     A/B pair in one run."""
     from embedded.run import gunicorn_command
-    from events.settings import load_settings
+    from events.operations.settings import load_settings
 
     port = free_port()
     env = dict(os.environ, PORT=str(port), PYTHONUNBUFFERED="1", **settings)

@@ -74,9 +74,9 @@ def api_processes(port: int) -> list[psutil.Process]:
             cmdline = proc.cmdline()
         except psutil.Error:
             continue
-        if "api.wsgi:app" in cmdline and any(arg.endswith(f":{port}") for arg in cmdline):
+        if "api.server.wsgi:app" in cmdline and any(arg.endswith(f":{port}") for arg in cmdline):
             parent = proc.parent()
-            if parent is None or "api.wsgi:app" not in parent.cmdline():
+            if parent is None or "api.server.wsgi:app" not in parent.cmdline():
                 return [proc, *proc.children(recursive=True)]
     raise SystemExit(f"no API serves port {port}")
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bench.stats import Progress
 from domain.games import GAME_TYPES
-from domain.selfplay import bot_table, steps
+from domain.tables.selfplay import bot_table, steps
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -25,7 +25,7 @@ import requests
 
 from bench.paced_play import BadAnswer, Failure, PacedPlay, Table, Timed
 from bench.players import Api
-from domain.templates import action_from_template
+from domain.kit.templates import action_from_template
 
 GAME_TYPES = ("trick_and_snipers", "st_patrick", "ouroboros_trick", "saint_poker")
 SEATS = 4

@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.stats import Progress, percentile
-from domain.budget import Iterations
 from domain.games import GAME_TYPES
-from domain.selfplay import bot_table, steps
+from domain.search.budget import Iterations
+from domain.tables.selfplay import bot_table, steps
 
 BOOTSTRAP_RESAMPLES = 2_000
 BAR_WIDTH = 30

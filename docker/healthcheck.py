@@ -22,7 +22,7 @@ import urllib.request
 from datetime import UTC
 from pathlib import Path
 
-from events.settings import load_settings
+from events.operations.settings import load_settings
 
 TIMEOUT = 4.0  # seconds; under the compose file's healthcheck timeout
 

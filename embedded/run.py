@@ -22,8 +22,8 @@ from embedded import pushpin
 from embedded.common import log
 from embedded.procs import StopSignal, Supervised, terminate
 from embedded.services import Services, ensure_services
-from events.metrics import fresh_directory
-from events.settings import CONNECTIONS_BEYOND_STREAMS, Settings, settings_or_exit
+from events.operations.metrics import fresh_directory
+from events.operations.settings import CONNECTIONS_BEYOND_STREAMS, Settings, settings_or_exit
 
 HOST = "127.0.0.1"
 START_TIMEOUT = 60.0
@@ -32,10 +32,10 @@ API_GIVE_UP = 5  # quick deaths in a row: the API cannot start (e.g. its port is
 
 
 def gunicorn_command(port: int) -> list[str]:
-    # Workers, worker class and connections come from the settings, in api/gunicorn_conf.py.
+    # Workers, worker class and connections come from the settings, in api/server/gunicorn_conf.py.
     return [
-        sys.executable, "-m", "gunicorn", "api.wsgi:app",
-        "-c", "python:api.gunicorn_conf",
+        sys.executable, "-m", "gunicorn", "api.server.wsgi:app",
+        "-c", "python:api.server.gunicorn_conf",
         "-b", f"{HOST}:{port}",
     ]  # fmt: skip
 

@@ -23,12 +23,12 @@ from collections.abc import Callable
 from datetime import datetime
 from uuid import UUID
 
-from domain import policy
-from domain import table as tables
-from domain.budget import Budget
-from domain.decider import Event, fold
-from domain.game_type import Rng
-from domain.presence import TimeOut
+from domain.kit.decider import Event, fold
+from domain.kit.game_type import Rng
+from domain.search.budget import Budget
+from domain.tables import policy
+from domain.tables import table as tables
+from domain.tables.presence import TimeOut
 from events import outbox
 from events.committing import Committer
 from events.outbox import AutomaticWork, BotTurn, Work

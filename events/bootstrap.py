@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from domain.budget import Deadline
+from domain.search.budget import Deadline
+from events.audit.signing import HeadSigner, load_or_create_signer
 from events.automation import BOT_SEED_PURPOSE, Automation
 from events.commands import Commands
 from events.committing import Committer
@@ -21,6 +22,7 @@ from events.credentials import new_token
 from events.matchmaking.matcher import Matcher
 from events.matchmaking.queue import Queue
 from events.matchmaking.ratings import StoredRatings
+from events.operations.settings import Settings
 from events.players import Players
 from events.postgres.connections import Pool
 from events.postgres.db import UNAVAILABLE, make_pool
@@ -30,8 +32,6 @@ from events.postgres.unit_of_work import PostgresUnitOfWork
 from events.queries import Queries, run_in_place
 from events.rating_updates import RatingUpdates
 from events.sealing import Sealer
-from events.settings import Settings
-from events.signing import HeadSigner, load_or_create_signer
 from events.wakeups import GAME_CHANNEL, Listener, Notifier
 from events.webhooks import signing as webhook_signing
 from events.webhooks.endpoints import Webhooks

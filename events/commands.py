@@ -10,14 +10,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID, uuid4
 
-from domain import table as tables
-from domain.actions import command_from_action
-from domain.decider import IllegalAction
-from domain.game_type import GameType
-from domain.notices import Notice, matches_found
-from domain.presence import LeaveSeat
-from domain.seeds import SeedSetup, seed_commitment
-from domain.table import HUMAN, OPEN
+from domain.kit.actions import command_from_action
+from domain.kit.decider import IllegalAction
+from domain.kit.game_type import GameType
+from domain.shared.seeds import SeedSetup, seed_commitment
+from domain.tables import table as tables
+from domain.tables.notices import Notice, matches_found
+from domain.tables.presence import LeaveSeat
+from domain.tables.table import HUMAN, OPEN
 from events.committing import Committer
 from events.errors import (
     ActionRefused,

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
-from domain import policy
-from domain import table as tables
-from domain.decider import Event
-from domain.game_type import Rng
-from domain.notices import Notice, notices_of
-from domain.outcome import GameEnded
-from domain.rated_tables import is_rated
+from domain.kit.decider import Event
+from domain.kit.game_type import Rng
+from domain.shared.outcome import GameEnded
+from domain.tables import policy
+from domain.tables import table as tables
+from domain.tables.notices import Notice, notices_of
+from domain.tables.rated_tables import is_rated
 from events import outbox
 from events.records import StreamHead
 from events.results import Committed
@@ -75,7 +75,8 @@ def _keep_players(
     first: Sequence[Notice],
 ) -> None:
     """The seats players took or lost, and what the commit tells them (`first`, then what
-    domain/notices.py says): nothing to do, and no statement, at a table of anonymous seats."""
+    domain/tables/notices.py says): nothing to do, and no statement, at a table of anonymous
+    seats."""
     held_before = _players_seated(before)
     held_after = _players_seated(after)
     seated = {s: p for s, p in held_after.items() if held_before.get(s) != p}

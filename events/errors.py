@@ -1,5 +1,5 @@
 """The application's errors: a command or a read that cannot be served, each with the stable
-code the API answers with. The rules' own refusals are `domain.decider.DomainError`s."""
+code the API answers with. The rules' own refusals are `domain.kit.decider.DomainError`s."""
 
 from __future__ import annotations
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.decider import Event
-from domain.table import Table
-from domain.table_view import event_data_for
+from domain.kit.decider import Event
+from domain.tables.table import Table
+from domain.tables.view import event_data_for
 from events import json_text
-from events.chain import timestamp
+from events.audit.chain import timestamp
 from events.folding import decode
 from events.records import StoredEvent
 

@@ -10,11 +10,11 @@ from typing import Any
 from uuid import UUID
 
 import domain
-from domain import table as tables
-from domain.codec import from_json
-from domain.decider import Event
 from domain.games import get_game_type
-from domain.table_snapshot import table_from_json
+from domain.kit.codec import from_json
+from domain.kit.decider import Event
+from domain.tables import table as tables
+from domain.tables.snapshot import table_from_json
 from events.errors import GameNotFound
 from events.records import StoredEvent
 

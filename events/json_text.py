@@ -3,7 +3,7 @@ in Postgres. orjson writes the same JSON as `json.dumps(value, separators=(",", 
 ensure_ascii=False)` in a fraction of the time; what it refuses (an integer beyond 64 bits, a
 lone surrogate) goes to the standard library, which writes it as it always did.
 
-The hash chain's canonical bytes are not written here: RFC 8785 is domain/codec.py's.
+The hash chain's canonical bytes are not written here: RFC 8785 is domain/kit/codec.py's.
 """
 
 from __future__ import annotations

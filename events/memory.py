@@ -12,9 +12,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Self
 from uuid import UUID
 
-from domain.decider import Event
-from domain.table import Table
-from events.chain import CURRENT_FORMAT, GENESIS
+from domain.kit.decider import Event
+from domain.tables.table import Table
+from events.audit.chain import CURRENT_FORMAT, GENESIS
 from events.errors import GameExists, GameNotFound, VersionConflict
 from events.idempotent_requests import Claim, ClaimKind
 from events.matchmaking.entries import QueueEntry

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from domain.policy import AutomaticDue, BotTurnsDue, Due
+from domain.tables.policy import AutomaticDue, BotTurnsDue, Due
 
 BOT_PREFIX = "bot-"  # RQ job ids allow only letters, digits, '_' and '-'
 RATINGS = "ratings"

@@ -11,8 +11,9 @@ from uuid import UUID
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from domain.table import Table
-from events.audit_report import audit_report
+from domain.tables.table import Table
+from events.audit.report import audit_report
+from events.audit.signing import key_id
 from events.errors import GameNotFound
 from events.folding import CODE_VERSION, fold_events
 from events.postgres import audit_cache, feed_reads, seat_tokens, store, turn_timers
@@ -20,7 +21,6 @@ from events.postgres.audit_reads import GameLog, read_game_log
 from events.postgres.connections import Pool
 from events.postgres.repository import Repository
 from events.records import StoredEvent, StreamInfo
-from events.signing import key_id
 
 T = TypeVar("T")
 
@@ -57,7 +57,7 @@ class Queries:
         self._pool = pool
         self._repository = repository
         # Where CPU-heavy pure work (re-deciding a log) runs: the API keeps it off its event
-        # loop (api/cpu_work.py); anything else runs it in place.
+        # loop (api/http/cpu_work.py); anything else runs it in place.
         self._offload = offload
 
     def game(self, game_id: UUID) -> tuple[Table, int]:

@@ -14,10 +14,10 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from uuid import UUID
 
-from domain.codec import from_json
 from domain.games import get_game_type
-from domain.rated_games import RatedResult, rated_result
-from domain.table import TableCreated
+from domain.kit.codec import from_json
+from domain.tables.rated_games import RatedResult, rated_result
+from domain.tables.table import TableCreated
 from events.folding import decode
 from events.outbox import RateGame
 from events.postgres import outbox, ratings

@@ -16,7 +16,7 @@ from uuid import UUID
 
 from openskill.models import PlackettLuce
 
-from domain.rated_games import RatedResult
+from domain.tables.rated_games import RatedResult
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 PROVISIONAL_GAMES = 10

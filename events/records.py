@@ -12,9 +12,9 @@ from datetime import datetime
 from typing import Any, NamedTuple
 from uuid import UUID
 
-from domain.codec import to_json
-from domain.decider import Event
-from events.chain import event_hash, timestamp
+from domain.kit.codec import to_json
+from domain.kit.decider import Event
+from events.audit.chain import event_hash, timestamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,7 @@ class StoredEvent:
     prev_hash: str
     hash: str
     global_position: int
-    nonce: str | None = None  # 128 random bits on every non-public event (events/chain.py)
+    nonce: str | None = None  # 128 random bits on every non-public event (events/audit/chain.py)
 
     def record(self) -> dict[str, Any]:
         """The fields the chain covers, as an export spells them."""
@@ -68,7 +68,7 @@ def chained_events(
     game_id: UUID, head: StreamHead, events: list[NewEvent], now: datetime
 ) -> list[StoredEvent]:
     """The events after `head`, each hashed (format of the stream) with the one before; every
-    event that is not public gets a fresh 128-bit nonce (events/chain.py)."""
+    event that is not public gets a fresh 128-bit nonce (events/audit/chain.py)."""
     chained: list[StoredEvent] = []
     prev = head.hash
     for version, event in enumerate(events, start=head.version + 1):

@@ -7,8 +7,8 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from domain import table as tables
-from domain.decider import Event
+from domain.kit.decider import Event
+from domain.tables import table as tables
 from events.pending_append import PendingAppend
 from events.records import StoredEvent
 

@@ -4,7 +4,7 @@ table or a joining seat, drawn by the server for a seat that gives none.
 
 The seeds are drawn here, outside the domain, from the service's generator (`SystemRandom` in
 production, a seeded `Random` in tests): the domain derives every deal from the seeds it is
-handed (domain/deal_derivation.py).
+handed (domain/shared/deal_derivation.py).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from domain import table as tables
-from domain.game_type import Rng
-from domain.seeds import PLAYER, SERVER, ClientSeed, SeedSetup
+from domain.kit.game_type import Rng
+from domain.shared.seeds import PLAYER, SERVER, ClientSeed, SeedSetup
+from domain.tables import table as tables
 from events.errors import ApplicationError
 
 COMMITMENT_LIFETIME = timedelta(hours=1)  # an unused commitment expires after this

@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol, Self
 from uuid import UUID
 
-from domain.decider import Event
-from domain.table import Table
+from domain.kit.decider import Event
+from domain.tables.table import Table
 from events.idempotent_requests import Claim
 from events.matchmaking.entries import QueueEntry
 from events.outbox import Work

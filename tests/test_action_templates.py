@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from domain import selfplay
-from domain import table as tables
-from domain.actions import command_from_action
 from domain.games import GAME_TYPES
-from domain.table_view import view_table
-from domain.templates import send_of
+from domain.kit.actions import command_from_action
+from domain.kit.templates import send_of
+from domain.tables import selfplay
+from domain.tables import table as tables
+from domain.tables.view import view_table
 from tests.api.spec import component_validator
 
 GAMES = [

@@ -110,7 +110,7 @@ def test_the_generators_write_only_the_generated_files(generated):
 def test_the_copy_serves_the_new_game_and_its_spec_describes_it(copy, generated):
     listed = run(copy, "-c", (
         "import json; from domain.games import GAME_TYPES; "
-        "from api.game_types import described; "
+        "from api.resources.game_types import described; "
         "print(json.dumps([described(g) for g in GAME_TYPES.values()]))"
     ))  # fmt: skip
     types = {game["id"]: game for game in json.loads(listed)}

@@ -15,7 +15,7 @@ import jsonschema_rs
 import pytest
 import yaml
 
-from events.settings import ENVIRONMENT, load_settings
+from events.operations.settings import ENVIRONMENT, load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = ROOT / "docker" / "compose.yaml"

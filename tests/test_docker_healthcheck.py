@@ -16,7 +16,7 @@ import pytest
 import redis
 from rq import Queue, Worker
 
-from events.settings import Settings
+from events.operations.settings import Settings
 from tests.api.real_server import free_port, gunicorn_serving
 
 ROOT = Path(__file__).resolve().parents[1]

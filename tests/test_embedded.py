@@ -95,8 +95,8 @@ def test_a_stopped_database_is_a_fast_503_and_the_api_recovers_by_itself(tmp_pat
 
     from api import create_app
     from embedded.postgres import ensure_postgres, stop_postgres
+    from events.operations.settings import Settings
     from events.postgres.migrate import apply_migrations
-    from events.settings import Settings
 
     data_dir = tmp_path / "data"
     services = ensure_services(data_dir, env={})

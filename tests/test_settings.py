@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from events.settings import (
+from events.operations.settings import (
     CONNECTIONS_BEYOND_STREAMS,
     ENVIRONMENT,
     Settings,
@@ -70,7 +70,13 @@ PROGRAMS = {
     "make run": ["-m", "embedded.run"],
     "the worker": ["-m", "workers"],
     "migrations": ["-m", "events.postgres.migrate"],
-    "the API server": ["-m", "gunicorn", "-c", "python:api.gunicorn_conf", "api.wsgi:app"],
+    "the API server": [
+        "-m",
+        "gunicorn",
+        "-c",
+        "python:api.server.gunicorn_conf",
+        "api.server.wsgi:app",
+    ],
 }
 
 

@@ -5,7 +5,7 @@ and threads that deliver webhooks, with their own relay and sweeper (workers/web
 `--jobs-only` runs just the RQ worker, to add job capacity beside a full one.
 SimpleWorker runs jobs in this process: forking per job would cost a new database pool
 (and several milliseconds) for every bot move. Every worker beats a heartbeat in Redis
-(events/heartbeats.py) that GET /readyz reports.
+(events/operations/heartbeats.py) that GET /readyz reports.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rq import Queue, SimpleWorker
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from events import heartbeats, logs
+from events.operations import heartbeats, logs
 from workers import context
 from workers.matcher import match_forever
 from workers.relay import relay_forever, sweep_forever

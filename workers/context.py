@@ -11,7 +11,7 @@ from rq.serializers import JSONSerializer
 
 from events.bootstrap import Cardroom, bootstrap
 from events.matchmaking.matcher import SEATING_THREADS
-from events.settings import Settings, settings_or_exit
+from events.operations.settings import Settings, settings_or_exit
 
 
 @cache

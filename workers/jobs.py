@@ -2,8 +2,8 @@
 work's outbox kind); every job reloads the game and is idempotent: it acts only if the game is
 still at that version and still waits for that work (events/commands.py `run_work`).
 
-Each job is counted (events/metrics.py): its outcome, a failure, and for work done, the time
-from the commit that made it due (its outbox row) to now, on the database's clock.
+Each job is counted (events/operations/metrics.py): its outcome, a failure, and for work done, the
+time from the commit that made it due (its outbox row) to now, on the database's clock.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ import logging
 import time
 from uuid import UUID
 
-from events import metrics, outbox
+from events import outbox
 from events.bootstrap import Cardroom
+from events.operations import metrics
 from workers import context
 
 log = logging.getLogger("cardroom.jobs")

@@ -9,7 +9,7 @@ import sys
 import time
 
 from events.bootstrap import bootstrap
-from events.settings import settings_or_exit
+from events.operations.settings import settings_or_exit
 
 
 def main(argv: list[str] | None = None) -> int:

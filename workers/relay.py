@@ -9,7 +9,7 @@ import logging
 import threading
 import time
 
-from events import heartbeats
+from events.operations import heartbeats
 from events.outbox import OutboxItem
 from events.wakeups import OUTBOX_CHANNEL, Listener, ListenerLost
 from workers import context

@@ -6,7 +6,7 @@ Woken by the append's NOTIFY, which names the game and its first new version: a 
 read (its events, its seats' credentials and the game, in order) and one publish to each
 Pushpin. Each item carries its version as `id` and the one before as `prev-id`: Pushpin delivers
 them in order, and a stream that is not where an item follows comes back to the API for what it
-missed (api/stream_grip.py). Before a commit's events, the streams of every credential that no
+missed (api/streams/grip.py). Before a commit's events, the streams of every credential that no
 longer acts for its seat (rotated, or its seat left) are closed: they get nothing more. After a
 game's final event, its streams are closed. A player's notices are few: the player's channel
 gets a hint, and Pushpin asks the API for them.

@@ -21,7 +21,7 @@ from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 from rq.timeouts import TimerDeathPenalty
 
-from events.settings import Settings
+from events.operations.settings import Settings
 from events.wakeups import WEBHOOK_CHANNEL, ListenerLost
 from events.webhooks.records import LEASE_SECONDS, DueDelivery
 from events.webhooks.sending import Pace

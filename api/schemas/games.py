@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from api.schemas.common import CardSchema, StrictInteger, card_list, name_field
 from domain.games import GAME_TYPES
-from domain.seeds import CLIENT_SEED
+from domain.shared.seeds import CLIENT_SEED
 
 MAX_SEATS = 10
 

@@ -1,7 +1,7 @@
 """The registry of game types the service offers, by id, and what a card of any of them may be.
 
 A game is its folder, `domain/games/<id>/`, whose `GAME` is built with
-domain.game_kit.build_game, and one line here naming that folder in REGISTERED. Everything else
+domain.kit.build.build_game, and one line here naming that folder in REGISTERED. Everything else
 that depends on the games (the API's actions, suits and ranks, the spec `make spec` writes, the
 web client's words, the rules pages, the audit's origins) is read from here when it is used.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from domain.game_type import GameType
+from domain.kit.game_type import GameType
 
 # One line per game, in the order the service lists them.
 REGISTERED = (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.decider import InvalidSetup
-from domain.game_type import GameType
+from domain.kit.decider import InvalidSetup
+from domain.kit.game_type import GameType
 
 BOTS_AFTER_MOST = 3600  # seconds: a player who would wait longer for humans asks for no bots
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from domain.cards import Card
-from domain.tricks import Play
+from domain.shared.cards import Card
+from domain.shared.tricks import Play
 
 
 def cards_of(data: Iterable[Mapping[str, Any]]) -> list[Card]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from domain.cards import Card
-from domain.game_type import Rng
+from domain.kit.game_type import Rng
+from domain.shared.cards import Card
 
 TRIES = 12
 

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from domain import table as tables
 from domain.games import get_game_type
 from domain.matchmaking.bot_levels import fitting_level
 from domain.matchmaking.grouping import Match, Seeker, matches
-from domain.rated_tables import RATED
+from domain.tables import table as tables
+from domain.tables.rated_tables import RATED
 from events.commands import Commands
 from events.errors import QueueMoved
 from events.matchmaking.entries import QueueEntry

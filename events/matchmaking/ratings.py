@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Protocol
 from uuid import UUID
 
-from domain.rated_tables import BOT_RATERS
+from domain.tables.rated_tables import BOT_RATERS
 from events.postgres import queue
 from events.postgres.connections import Connection
 from events.ratings import NEW, PROVISIONAL_GAMES

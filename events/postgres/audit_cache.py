@@ -3,7 +3,7 @@ of CPU for a 220-event game) and served from here while the game, the code and t
 made the report are the same. Only a finished game's report is kept, and only one whose every
 check passed: a failing one (a log altered in the database) is looked at again each time.
 A kept report is served while the game's version and chain head are those it covered.
-`python -m events.verify` on the game's export checks everything again, offline."""
+`python -m events.audit.verify` on the game's export checks everything again, offline."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import psycopg
 from psycopg.rows import TupleRow
 
-from events.settings import settings_or_exit
+from events.operations.settings import settings_or_exit
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 # Any constant works; it only has to be the same in every process.

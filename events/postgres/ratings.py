@@ -9,7 +9,7 @@ from uuid import UUID
 
 from psycopg.rows import tuple_row
 
-from domain.rated_games import RATING_EVENTS
+from domain.tables.rated_games import RATING_EVENTS
 from events.postgres.connections import Connection
 from events.postgres.store import EVENT_COLUMNS, event_from_row
 from events.ratings import NEW, LeaderPosition, LeaderRow, Rating
@@ -17,7 +17,8 @@ from events.records import StoredEvent
 
 
 def rating_events(conn: Connection, game_ids: Sequence[UUID]) -> list[StoredEvent]:
-    """The events a rating reads of these games (domain/rated_games.py), each game's in order."""
+    """The events a rating reads of these games (domain/tables/rated_games.py), each game's in
+    order."""
     rows = (
         conn.cursor(row_factory=tuple_row)
         .execute(

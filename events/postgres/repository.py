@@ -19,8 +19,8 @@ import threading
 from collections import OrderedDict
 from uuid import UUID
 
-from domain import table as tables
-from domain.table_snapshot import table_to_json
+from domain.tables import table as tables
+from domain.tables.snapshot import table_to_json
 from events.errors import GameNotFound
 from events.folding import CODE_VERSION, fold_events, table_from_snapshot
 from events.postgres import snapshots, store

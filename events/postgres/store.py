@@ -16,7 +16,7 @@ import psycopg
 from psycopg.rows import TupleRow, tuple_row
 from psycopg.types.json import Jsonb
 
-from events.chain import GENESIS
+from events.audit.chain import GENESIS
 from events.errors import GameExists, GameNotFound, VersionConflict
 from events.postgres import named_statements
 from events.postgres.connections import Connection

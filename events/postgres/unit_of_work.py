@@ -29,8 +29,9 @@ import psycopg
 from psycopg.pq import TransactionStatus
 from psycopg.rows import TupleRow
 
-from domain.decider import Event
-from domain.table import Table, seats_to_act
+from domain.kit.decider import Event
+from domain.tables.table import Table, seats_to_act
+from events.audit.signing import HeadSigner
 from events.idempotent_requests import Claim
 from events.matchmaking.entries import QueueEntry
 from events.outbox import Work
@@ -50,7 +51,6 @@ from events.postgres.connections import Connection, Pool
 from events.postgres.named_statements import Statement
 from events.postgres.repository import Repository
 from events.records import StoredEvent, StreamHead, new_events
-from events.signing import HeadSigner
 
 T = TypeVar("T")
 

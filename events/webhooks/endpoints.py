@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Sequence
 from uuid import UUID
 
-from domain.notices import MATCH_FOUND, TABLE_KINDS
+from domain.tables.notices import MATCH_FOUND, TABLE_KINDS
 from events.errors import ApplicationError
 from events.postgres import webhooks
 from events.postgres.connections import Pool

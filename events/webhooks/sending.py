@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from events import json_text
-from events.chain import timestamp
+from events.audit.chain import timestamp
 from events.postgres import players, webhooks
 from events.postgres.connections import Pool
 from events.sealing import Sealer

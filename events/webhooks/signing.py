@@ -20,7 +20,7 @@ from events.sealing import Sealer
 
 SECRET_PREFIX = "whsec_"  # the specification's prefix for a signing secret
 SECRET_BYTES = 32
-SEALING_PURPOSE = "cardroom/webhook-secrets"  # events.signing.HeadSigner.derived_secret
+SEALING_PURPOSE = "cardroom/webhook-secrets"  # events.audit.signing.HeadSigner.derived_secret
 
 
 def new_secret() -> str:

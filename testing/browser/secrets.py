@@ -35,7 +35,7 @@ from uuid import UUID
 import psycopg
 import requests
 
-from domain.table import Table
+from domain.tables.table import Table
 from events.folding import fold_events
 from events.postgres import store
 from testing.browser.cards import Card, cards_in_json

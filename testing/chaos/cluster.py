@@ -1,5 +1,5 @@
 """The service's processes, as `make run` and Docker start them, on a scenario's own database
-and Redis: gunicorn masters (api/gunicorn_conf.py) and `python -m workers` processes, each in
+and Redis: gunicorn masters (api/server/gunicorn_conf.py) and `python -m workers` processes, each in
 its own process group so a kill takes the whole of it, and all of them stopped at the end."""
 
 from __future__ import annotations
@@ -80,8 +80,8 @@ class Cluster:
 
     def start_api(self) -> Api:
         port = free_port()
-        command = [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf"]
-        command += ["api.wsgi:app", "-b", f"127.0.0.1:{port}"]
+        command = [sys.executable, "-m", "gunicorn", "-c", "python:api.server.gunicorn_conf"]
+        command += ["api.server.wsgi:app", "-b", f"127.0.0.1:{port}"]
         api = Api(self._spawn(command, f"api-{len(self.apis) + 1}.log"), f"http://127.0.0.1:{port}")
         self.apis.append(api)
         wait_until_serving(api)

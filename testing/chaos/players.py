@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import requests
 
-from domain.templates import action_from_template
+from domain.kit.templates import action_from_template
 
 EXPECTED = {200, 201, 304, 409, 503}  # 409: the game moved on since the client looked
 

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from api import create_app
-from events.settings import Settings
+from events.operations.settings import Settings
 from tests.api.spec import check_response
 
 ROOT = Path(__file__).resolve().parents[2]

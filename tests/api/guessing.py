@@ -3,7 +3,7 @@
 A viewer (a seat, or a spectator) holds everything the API showed it: events with some data
 redacted, views, audits (a chain head and its signature at a known version), exports, headers.
 Given the best possible guess of every redacted event -- its true data and true `visible_to`,
-read from the database by the test -- the attacker recomputes hashes the way events/chain.py
+read from the database by the test -- the attacker recomputes hashes the way events/audit/chain.py
 does, with everything except what it cannot know: the nonces (it tries none, or the true one
 where it was shown it) and the deal salts (it tries every string it was shown). A hash that
 covers a redacted event and equals something published, or carries a valid head signature, is
@@ -22,9 +22,9 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from domain.codec import canonical_json
-from events.chain import GENESIS, event_hash, timestamp
-from events.signing import signature_is_valid
+from domain.kit.codec import canonical_json
+from events.audit.chain import GENESIS, event_hash, timestamp
+from events.audit.signing import signature_is_valid
 
 # How a hash over a guessed event could be spelled without the nonce: the current format with
 # `nonce` null (a store that forgot it) and the old format, which had none.
@@ -89,7 +89,7 @@ def truth(pool, game_id: str) -> list[dict]:
 class Guess:
     """One event as the attacker rebuilds it: the fields it was shown, the true rest."""
 
-    record: dict[str, Any]  # events/chain.py's record, nonce None
+    record: dict[str, Any]  # events/audit/chain.py's record, nonce None
     hidden: bool  # the viewer was shown something else than the true data
     nonce: str | None  # the true nonce: tried only where the viewer was shown it (any other
     # string it was shown would miss, as surely as a wrong guess of the data)
@@ -119,7 +119,7 @@ _HASHES: dict[tuple, str] = {}
 
 
 def _hash(chain_format: int, game_id: str, prev: str, record: Mapping[str, Any]) -> str:
-    """events/chain.py's hash, remembered: the attacker recomputes the same chain after every
+    """events/audit/chain.py's hash, remembered: the attacker recomputes the same chain after every
     step (keyed on every field, so a different guess is a different hash)."""
     key = (chain_format, game_id, prev, record["version"], record["type"], record["seat"])
     key += (record["recorded_at"], record["nonce"], str(record["visible_to"]))
@@ -217,7 +217,7 @@ def _confirmed_deals(
         if event["type"] != "DealCommitted" or event["data"]["round"] not in decks:
             continue
         commitment = event["data"]["commitment"]
-        deck = canonical_json(decks[event["data"]["round"]])  # domain.codec.deal_commitment's
+        deck = canonical_json(decks[event["data"]["round"]])  # domain.kit.codec.deal_commitment's
         for salt in published.values:
             key = (salt, commitment, deck)  # remembered: the same are tried after every step
             if key not in _SALTED:
@@ -229,7 +229,7 @@ def _confirmed_deals(
 
 def secrets_among(published: Published, true: Sequence[Mapping]) -> list[str]:
     """Nonces and salts shown as they are: none may be before the game ends, not even the
-    nonce of a viewer's own event (events/chain.py)."""
+    nonce of a viewer's own event (events/audit/chain.py)."""
     nonces = {r["nonce"]: r["version"] for r in true if r["nonce"]}
     salts = {r["data"]["salt"]: r["version"] for r in true if r["type"] == "DeckSealed"}
     shown = published.values

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import time
 
-from domain.templates import action_from_template as action_from
+from domain.kit.templates import action_from_template as action_from
 
 
 def auth(token: str) -> dict:

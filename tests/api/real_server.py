@@ -17,7 +17,7 @@ from pathlib import Path
 import requests
 
 from embedded.pushpin import PushpinSetup, command
-from events.settings import Settings
+from events.operations.settings import Settings
 from tests.api.conftest import ROOT
 
 
@@ -42,7 +42,7 @@ class Served:
 def gunicorn_serving(
     settings: Settings, *options: str, log: Path | None = None, **environment: str
 ) -> Iterator[Served]:
-    """A gunicorn as `make run` starts it (api/gunicorn_conf.py: gevent workers) on this
+    """A gunicorn as `make run` starts it (api/server/gunicorn_conf.py: gevent workers) on this
     session's database and Redis, up and answering; `environment` adds settings (e.g.
     WEB_WORKERS="1"), `options` gunicorn flags; its output goes to `log` if given."""
     port = free_port()
@@ -55,7 +55,14 @@ def gunicorn_serving(
         "LOG_LEVEL": "WARNING",
         **environment,
     }
-    command = [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "api.wsgi:app"]
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "-c",
+        "python:api.server.gunicorn_conf",
+        "api.server.wsgi:app",
+    ]
     command += ["-b", f"127.0.0.1:{port}"]
     with open(log or os.devnull, "wb") as output:
         server = subprocess.Popen(

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 
 from hypothesis import strategies as st
 
-from api.cursors import encode_cursor, encode_rating_cursor
+from api.http.cursors import encode_cursor, encode_rating_cursor
 from events.ratings import LeaderPosition
 
 CURSORS = st.builds(

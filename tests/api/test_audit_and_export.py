@@ -14,12 +14,12 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from domain.games import GAME_TYPES
-from domain.selfplay import play_out
-from events.chain import GENESIS, event_hash, timestamp
+from domain.tables.selfplay import play_out
+from events.audit.chain import GENESIS, event_hash, timestamp
+from events.audit.signing import public_key_from, signature_is_valid
+from events.audit.verify import verify
 from events.postgres import store
 from events.records import new_events
-from events.signing import public_key_from, signature_is_valid
-from events.verify import verify
 from tests.api.play import auth, create_game, humans, tokens_of
 from tests.events.exports import lines_of, rechained
 from tests.events.forgeries import FORGERIES

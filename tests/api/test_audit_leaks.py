@@ -29,9 +29,9 @@ from werkzeug.test import TestResponse
 from api import create_app
 from domain.games import GAME_TYPES
 from events import outbox
-from events.chain import GENESIS, event_hash
-from events.settings import Settings
-from events.signing import public_key_from
+from events.audit.chain import GENESIS, event_hash
+from events.audit.signing import public_key_from
+from events.operations.settings import Settings
 from tests.api.conftest import SpecCheckingClient
 from tests.api.guessing import (
     Published,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from domain import table as tables
-from domain.actions import command_from_action
-from domain.codec import from_json
-from domain.decider import Event
 from domain.games import get_game_type
-from domain.table_view import view_table
+from domain.kit.actions import command_from_action
+from domain.kit.codec import from_json
+from domain.kit.decider import Event
+from domain.tables import table as tables
+from domain.tables.view import view_table
 from tests.api.play import auth, create_game, play_one, tokens_of, wait_for
 
 GAME = get_game_type("trick_and_snipers")

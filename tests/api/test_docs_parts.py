@@ -10,7 +10,7 @@ import dataclasses
 import pytest
 
 from api.docs_parts import RULES, drift, games_table, guide_files, render_rules, rulings_files
-from api.guides import guide_named
+from api.web.guides import guide_named
 from domain.games import GAME_TYPES
 from tests.fifth_game.high_card import GAME as HIGH_CARD
 

@@ -16,8 +16,8 @@ import requests
 from werkzeug.serving import make_server
 
 from api import create_app
-from api.games.stream import stream_hub
-from domain.templates import action_from_template
+from api.streams.game_stream import stream_hub
+from domain.kit.templates import action_from_template
 from events.postgres.notifications import GameNotifier
 from testing.sse import Stream
 from tests.api.knowledge import cards_of, cards_shown

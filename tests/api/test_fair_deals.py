@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from events.export_checks import examine_text
+from events.audit.export_checks import examine_text
 from tests.api.play import action_from, auth, create_game, invites_of, play_to_end, tokens_of
 
 ANN, BOB = "ann's own seed", "bob: 42"

@@ -13,8 +13,8 @@ import pytest
 from api import create_app
 from api.spec_parts import spec_for
 from domain.games import GAME_TYPES
-from domain.templates import action_from_template
-from events.verify import verify
+from domain.kit.templates import action_from_template
+from events.audit.verify import verify
 from tests.api import spec
 from tests.api.conftest import SpecCheckingClient
 from tests.fifth_game.high_card import GAME

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from domain.games import GAME_TYPES
-from domain.table import TABLE_EVENTS
+from domain.tables.table import TABLE_EVENTS
 
-STATIC_GAMES = Path(__file__).resolve().parents[2] / "api" / "static" / "play" / "games"
+STATIC_GAMES = Path(__file__).resolve().parents[2] / "api" / "web" / "static" / "play" / "games"
 
 
 def test_each_game_type_publishes_its_cards_figures_chart_and_events(client) -> None:

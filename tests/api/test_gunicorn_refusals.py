@@ -17,8 +17,8 @@ import requests
 from gunicorn.config import Config
 from gunicorn.http import errors
 
-from api.gunicorn_worker import refusal_of
-from api.redaction import redact_secrets
+from api.http.redaction import redact_secrets
+from api.server.gunicorn_worker import refusal_of
 from tests.api.conftest import ROOT
 from tests.api.real_server import gunicorn_serving
 from tests.api.spec import load_spec
@@ -252,7 +252,7 @@ def test_redaction_matches_names_beyond_ascii_as_case_insensitive_patterns_do():
 def test_the_master_imports_no_database_redis_or_app_with_the_worker_and_logger():
     # gunicorn's master imports both before a worker monkey-patches (see api/__init__.py).
     script = (
-        "import sys, api.gunicorn_worker, api.gunicorn_log; "
+        "import sys, api.server.gunicorn_worker, api.server.gunicorn_log; "
         "print(sorted(m for m in ('psycopg', 'redis', 'flask', 'api.app') if m in sys.modules))"
     )
     result = subprocess.run(

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from api.key_randomness import estimated_bits, is_random_enough
+from api.http.key_randomness import estimated_bits, is_random_enough
 
 MADE_BY_HAND = [
     "aaaaaaaaaaaaaaaaaaaa",

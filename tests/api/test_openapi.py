@@ -7,9 +7,9 @@ import re
 import pytest
 import yaml
 
-from api.games.tables import SEED_COMMITMENT
+from api.resources.games.tables import SEED_COMMITMENT
 from domain.games import GAME_TYPES
-from domain.presence import TABLE_OPTIONS
+from domain.tables.presence import TABLE_OPTIONS
 from tests.api.spec import SpecViolation, check_response, load_spec
 
 # Flask answers these for every route itself; the spec documents the methods the views serve.
@@ -104,8 +104,8 @@ def test_the_create_body_has_one_shape_per_game_type_and_table_size_with_its_opt
 
 
 def test_the_spec_marks_every_event_type_of_every_game_with_its_origin() -> None:
-    from domain.origins import event_origin
-    from domain.table import TABLE_EVENTS
+    from domain.kit.origins import event_origin
+    from domain.tables.table import TABLE_EVENTS
 
     marked = load_spec()["components"]["schemas"]["Event"]["x-event-origins"]
     assert set(marked) == set(GAME_TYPES)

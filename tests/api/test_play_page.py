@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from unittest.mock import patch
 
-from api.play import STATIC
+from api.web.client import STATIC
 from domain.games import GAME_TYPES
 
 ROOT = Path(__file__).resolve().parents[2]

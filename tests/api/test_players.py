@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from domain.templates import action_from_template
+from domain.kit.templates import action_from_template
 from tests.api.play import auth, create_game
 from tests.api.test_errors import assert_problem
 

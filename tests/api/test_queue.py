@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from domain.rated_tables import BOT_RATERS
+from domain.tables.rated_tables import BOT_RATERS
 from tests.api.play import auth
 from tests.api.test_errors import assert_problem
 from tests.api.test_limits import app_with, assert_rate_limited

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from domain.rated_tables import BOT_RATERS
+from domain.tables.rated_tables import BOT_RATERS
 from events.postgres import ratings
 from events.ratings import PROVISIONAL_GAMES, Rating
 from tests.api.play import auth, create_game, wait_for

@@ -8,9 +8,9 @@ import uuid
 
 import pytest
 
-from domain import table as tables
-from domain.codec import to_json
 from domain.games import get_game_type
+from domain.kit.codec import to_json
+from domain.tables import table as tables
 from tests.api.knowledge import cards_shown
 from tests.api.play import auth, create_game, humans, play_one, tokens_of, wait_for
 from tests.workers import in_process

@@ -49,7 +49,7 @@ CONFIG = {
         {
             # The same, and a creation's key must also look random: the coverage phase builds
             # keys from the schema's bounds alone (`aaaa...`), which no schema can rule out and
-            # the server refuses with a 400 (api/key_randomness.py).
+            # the server refuses with a 400 (api/http/key_randomness.py).
             "include-operation-id": "createGame",
             "checks": {
                 "positive_data_acceptance": {"expected-statuses": ACCEPTED + ["400", "422"]}

@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from api import MAX_BODY_BYTES
-from domain.templates import action_from_template
+from domain.kit.templates import action_from_template
 from tests.api.play import auth, create_game, humans, tokens_of
 from tests.api.real_server import Served, gunicorn_serving
 from tests.api.test_chunked_bodies import Answer, parse

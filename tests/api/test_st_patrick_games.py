@@ -8,8 +8,8 @@ import uuid
 
 import pytest
 
-from domain import table as tables
 from domain.games import get_game_type
+from domain.tables import table as tables
 from tests.api.play import auth, create_game, humans, play_one, tokens_of, wait_for
 from tests.workers import in_process
 from tests.workers.in_process import count_of, loaded, run_jobs

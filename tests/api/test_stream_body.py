@@ -1,4 +1,4 @@
-"""The body of an event stream (api/games/live.py) as the stream server writes it: pure, with a
+"""The body of an event stream (api/streams/live.py) as the stream server writes it: pure, with a
 feed and a notifier that stand in for the store and Postgres's NOTIFY."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import uuid
 from contextlib import nullcontext
 
-from api.games.feeds import Reading
-from api.games.live import StreamSpec, event_stream
+from api.streams.feeds import Reading
+from api.streams.live import StreamSpec, event_stream
 
 GAME = uuid.uuid4()
 

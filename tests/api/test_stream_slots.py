@@ -1,4 +1,4 @@
-"""Open streams are counted in Redis sorted sets (api/stream_slots.py), each stream scored by
+"""Open streams are counted in Redis sorted sets (api/streams/slots.py), each stream scored by
 when it stops counting unless renewed: per client address and credential, and in all."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import uuid
 import pytest
 import redis
 
-from api.stream_slots import StreamSlots
+from api.streams.slots import StreamSlots
 
 OWNERS = ["address-10.0.0.1", "credential-abc"]
 

@@ -11,10 +11,10 @@ import json
 import uuid
 from typing import Any
 
-from domain.codec import canonical_json
-from domain.deal_derivation import DealStream, deal_context, derive_deal
 from domain.games import GAME_TYPES
-from domain.seeds import seed_commitment
+from domain.kit.codec import canonical_json
+from domain.shared.deal_derivation import DealStream, deal_context, derive_deal
+from domain.shared.seeds import seed_commitment
 from tests.audit.vector_parts import text_and_hex
 
 # Client seeds that show the rules: any printable ASCII (quotes and backslashes are escaped in

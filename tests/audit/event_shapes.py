@@ -1,5 +1,5 @@
 """Each event type's `data` as JSON Schema, and where each event type comes from, derived from
-the code (the event dataclasses' type hints, `domain.origins`) so that docs/audit.md and
+the code (the event dataclasses' type hints, `domain.kit.origins`) so that docs/audit.md and
 docs/audit/export.schema.json cannot drift from it."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import types
 import typing
 from typing import Any
 
-from domain.cards import Card
-from domain.codec import omitted_when_none
 from domain.games import GAME_TYPES
-from domain.origins import event_origin
-from domain.table import TABLE_EVENTS
+from domain.kit.codec import omitted_when_none
+from domain.kit.origins import event_origin
+from domain.shared.cards import Card
+from domain.tables.table import TABLE_EVENTS
 
 MEANING = {
     "setup": "the table's creation, before any seat acts",
@@ -45,7 +45,7 @@ def nullable(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def of_type(tp: Any) -> dict[str, Any]:
-    """The JSON shape `domain.codec.to_json` gives a value of type `tp`."""
+    """The JSON shape `domain.kit.codec.to_json` gives a value of type `tp`."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if tp is Card:
         return {"$ref": "#/$defs/Card"}
@@ -67,7 +67,7 @@ def of_type(tp: Any) -> dict[str, Any]:
 
 
 def fields_of(cls: type) -> dict[str, Any]:
-    """A field left out while None (`domain.codec.optional_field`) is not required, and never
+    """A field left out while None (`domain.kit.codec.optional_field`) is not required, and never
     null when present."""
     hints = typing.get_type_hints(cls)
     fields = dataclasses.fields(cls)

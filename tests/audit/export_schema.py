@@ -1,16 +1,16 @@
 """docs/audit/export.schema.json: the JSON Schema (draft 2020-12) of one line of an export,
-built from the code that writes exports (the key sets of `events/export.py`, the dataclasses of
-the events, seats and outcome), so that it cannot drift from what the server sends."""
+built from the code that writes exports (the key sets of `events/audit/export.py`, the dataclasses
+of the events, seats and outcome), so that it cannot drift from what the server sends."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from domain.cards import Card
 from domain.games import GAME_TYPES
-from domain.outcome import Outcome
-from domain.table import SeatInfo
-from events.export import EVENT_KEYS, FORMAT, HEADER_KEYS
+from domain.shared.cards import Card
+from domain.shared.outcome import Outcome
+from domain.tables.table import SeatInfo
+from events.audit.export import EVENT_KEYS, FORMAT, HEADER_KEYS
 from tests.audit.event_shapes import by_type, data_defs, fields_of, nullable, origins
 
 UUID = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"

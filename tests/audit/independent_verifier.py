@@ -1,8 +1,8 @@
 """An export verifier written only from docs/audit.md, as an outsider would write one: it imports
 nothing of the project (only the standard library, and `cryptography` for Ed25519), so that its
-agreement with `python -m events.verify` tests the guide as much as the code. It checks what needs
-no game rules: canonical lines, the hash chain, the nonces, the head, its signature, the deals,
-the seeds every deal is derived from (section 7), and whether the deals are fair.
+agreement with `python -m events.audit.verify` tests the guide as much as the code. It checks what
+needs no game rules: canonical lines, the hash chain, the nonces, the head, its signature, the
+deals, the seeds every deal is derived from (section 7), and whether the deals are fair.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from domain.codec import canonical_json
-from events.signing import head_message
+from domain.kit.codec import canonical_json
+from events.audit.signing import head_message
 from tests.audit.deal_vectors import compact, deal_vectors
 from tests.audit.example_game import (
     FAIR_GAME_ID,
@@ -110,7 +110,7 @@ def head_vector(head: dict[str, Any]) -> dict[str, Any]:
 
 
 def examples(head: dict[str, Any], forged_version: int) -> dict[str, Any]:
-    command = "python -m events.verify docs/audit/{} --key docs/audit/" + KEY_FILE
+    command = "python -m events.audit.verify docs/audit/{} --key docs/audit/" + KEY_FILE
     return {
         "example-export.ndjson": {
             "game_id": str(GAME_ID),

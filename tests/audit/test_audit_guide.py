@@ -1,4 +1,4 @@
-"""docs/audit.md says what the code does: its table of origins is domain/origins.py's, it names
+"""docs/audit.md says what the code does: its table of origins is domain/kit/origins.py's, it names
 every key an export has, every hex value it quotes is one of its example's, and the verifier's
 output it shows is what the verifier prints."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from events.chain import GENESIS
-from events.export import EVENT_KEYS, HEADER_KEYS
-from events.verify import verify
+from events.audit.chain import GENESIS
+from events.audit.export import EVENT_KEYS, HEADER_KEYS
+from events.audit.verify import verify
 from tests.audit.event_shapes import origins
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,8 +46,10 @@ def test_every_hex_value_the_guide_quotes_is_one_of_its_examples():
 
 
 def transcripts() -> list[tuple[str, list[str]]]:
-    """Each `$ python -m events.verify FILE --key KEY` in the guide, with the lines it shows."""
-    found = re.findall(r"```\n\$ python -m events\.verify (\S+) --key \S+\n(.*?)```", GUIDE, re.S)
+    """Each `$ python -m events.audit.verify FILE --key KEY` in the guide, with the lines it
+    shows."""
+    command = r"```\n\$ python -m events\.audit\.verify (\S+) --key \S+\n(.*?)```"
+    found = re.findall(command, GUIDE, re.S)
     return [(path, said.splitlines()) for path, said in found]
 
 

@@ -8,7 +8,7 @@ import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.codec import canonical_json
+from domain.kit.codec import canonical_json
 from tests.audit.independent_verifier import canonical
 
 SAFE = 2**53 - 1  # RFC 8785 numbers are IEEE doubles: integers beyond this have no exact form

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from domain.cards import Card
-from domain.deal_derivation import DealStream, deal_context, derive_deal
 from domain.games import GAME_TYPES
-from domain.seeds import seed_commitment
+from domain.shared.cards import Card
+from domain.shared.deal_derivation import DealStream, deal_context, derive_deal
+from domain.shared.seeds import seed_commitment
 from tests.audit import independent_verifier
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "audit"

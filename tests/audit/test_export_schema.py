@@ -13,11 +13,11 @@ import jsonschema_rs
 import pytest
 
 from domain.games import GAME_TYPES
-from domain.origins import event_origin
-from domain.selfplay import bot_table, steps
-from domain.table_view import event_data_for
-from events.chain import timestamp
-from events.export import viewer_export
+from domain.kit.origins import event_origin
+from domain.tables.selfplay import bot_table, steps
+from domain.tables.view import event_data_for
+from events.audit.chain import timestamp
+from events.audit.export import viewer_export
 from tests.audit.export_schema import schema
 from tests.events.exports import export_of, lines_of, seeded_export_of
 
@@ -57,7 +57,7 @@ def unfinished_export(game_type_id: str, viewer: int | None) -> str:
     for step, _ in zip(steps(table, random.Random(1)), range(12), strict=False):
         table, events = step.table, events + step.events
     at = timestamp(datetime(2026, 1, 1, tzinfo=UTC))
-    rendered = [  # as api/rendering.py `render_event` shows them (without importing the app)
+    rendered = [  # as api/http/rendering.py `render_event` shows them (without importing the app)
         {
             "version": version,
             "type": type(event).__name__,

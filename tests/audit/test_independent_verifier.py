@@ -1,5 +1,5 @@
 """A verifier written from docs/audit.md alone (tests/audit/independent_verifier.py) reaches the
-verdicts of `python -m events.verify` on the chain, the signature and the deals: on genuine
+verdicts of `python -m events.audit.verify` on the chain, the signature and the deals: on genuine
 exports of every game, on the guide's examples, and on exports corrupted every way we know of.
 Where they agree, the guide says enough to check an export without the project's code."""
 
@@ -17,8 +17,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from domain.games import GAME_TYPES
-from events.signing import HeadSigner
-from events.verify import verify_bytes
+from events.audit.signing import HeadSigner
+from events.audit.verify import verify_bytes
 from tests.audit import independent_verifier
 from tests.audit.corruptions import flipped, legacy_file, reformatted
 from tests.events.exports import (
@@ -41,7 +41,7 @@ REFUSED: Verdicts = (False, None, None, None)  # the format fails: nothing else 
 
 
 def projects(raw: bytes, key: bytes | str | None) -> Verdicts:
-    """What `events.verify` says of the chain, the signature and the deals."""
+    """What `events.audit.verify` says of the chain, the signature and the deals."""
     said: list[str] = []
     verify_bytes(raw, said.append, key=key)
     if any(line.startswith("FAIL format") for line in said):

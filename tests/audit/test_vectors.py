@@ -1,5 +1,5 @@
 """docs/audit/: every test vector recomputes with the project's code, the example exports get the
-verdicts they promise from `python -m events.verify`, and the generator writes the very same
+verdicts they promise from `python -m events.audit.verify`, and the generator writes the very same
 bytes again, so that nothing there can go stale."""
 
 from __future__ import annotations
@@ -14,10 +14,16 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from domain.cards import Card
-from domain.codec import canonical_json, deal_commitment
-from events.chain import GENESIS, canonical_bytes, event_hash, nonce_is_well_formed
-from events.signing import head_message, key_id, public_key_from, raw_public_key, signature_is_valid
+from domain.kit.codec import canonical_json, deal_commitment
+from domain.shared.cards import Card
+from events.audit.chain import GENESIS, canonical_bytes, event_hash, nonce_is_well_formed
+from events.audit.signing import (
+    head_message,
+    key_id,
+    public_key_from,
+    raw_public_key,
+    signature_is_valid,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "audit"
@@ -112,7 +118,9 @@ def test_the_head_signature_verifies_with_the_published_test_key():
 @pytest.mark.parametrize("name", sorted(VECTORS["examples"]))
 def test_each_example_export_gets_its_promised_verdict_from_the_command_line(name):
     expected = VECTORS["examples"][name]
-    checked = run("events.verify", f"docs/audit/{name}", "--key", "docs/audit/example-key.json")
+    checked = run(
+        "events.audit.verify", f"docs/audit/{name}", "--key", "docs/audit/example-key.json"
+    )
     said = checked.stdout.splitlines()
     assert said[-1] == expected["verdict"] and expected["command"].endswith(
         " ".join(checked.args[3:])

@@ -6,9 +6,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from domain.cards import Card
-from domain.codec import canonical_json, deal_commitment
-from events.chain import event_hash
+from domain.kit.codec import canonical_json, deal_commitment
+from domain.shared.cards import Card
+from events.audit.chain import event_hash
 
 HASHED = ("version", "type", "seat", "visible_to", "recorded_at", "data", "nonce")
 

@@ -15,11 +15,11 @@ from bench import history_rows as rows
 from bench.history_games import PlayedGame, play, spec_for
 from bench.history_measure import Samples, in_turn, ratio_table
 from domain.games import GAME_TYPES
-from events.audit_report import audit_report
+from events.audit.report import audit_report
+from events.audit.signing import HeadSigner
+from events.audit.verify import check_database
 from events.postgres.audit_cache import all_passed
 from events.postgres.audit_reads import GameLog, StreamRow, read_game_log
-from events.signing import HeadSigner
-from events.verify import check_database
 
 END = datetime(2026, 12, 1, tzinfo=UTC)
 PLAYERS = [UUID(int=n, version=4) for n in range(1, 6)]

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from events.settings import Settings
+from events.operations.settings import Settings
 from testing.browser.chromium import find_chromium, unavailable_reason
 from testing.browser.pages import Browsing, new_browsing
 from testing.databases import temporary_database

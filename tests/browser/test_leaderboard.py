@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from domain.rated_tables import BOT_RATERS
+from domain.tables.rated_tables import BOT_RATERS
 from events.postgres import ratings
 from events.ratings import PROVISIONAL_GAMES, Rating
 from tests.browser.test_rules_and_terms import tab_until

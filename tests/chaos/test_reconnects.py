@@ -13,8 +13,8 @@ import psycopg
 import pytest
 import redis
 
-from domain import table as tables
 from domain.games import get_game_type
+from domain.tables import table as tables
 from events.postgres.notifications import GameNotifier
 from tests.workers import in_process
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from domain.dealing import DealCommitted
-from domain.decider import Command, DomainError, Event, IllegalAction, fold
-from domain.game_type import GameType
+from domain.kit.decider import Command, DomainError, Event, IllegalAction, fold
+from domain.kit.game_type import GameType
+from domain.shared.dealing import DealCommitted
 
 Past = Event | Iterable[Event]
 

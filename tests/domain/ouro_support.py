@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from functools import partial
 
-from domain.decider import Event
 from domain.games.ouroboros_trick import GAME
 from domain.games.ouroboros_trick.events import (
     CardPlayed,
@@ -13,7 +12,8 @@ from domain.games.ouroboros_trick.events import (
     DiscardAwaited,
     TrickWon,
 )
-from domain.tricks import PlayCard
+from domain.kit.decider import Event
+from domain.shared.tricks import PlayCard
 from tests.domain import decider_spec, support
 
 card = support.card_reader({"r": "red", "y": "yellow", "g": "green", "b": "blue"})

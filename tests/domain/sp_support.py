@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from functools import partial
 
-from domain.cards import Card
-from domain.decider import Automatic, Event
 from domain.games.saint_poker import GAME
 from domain.games.saint_poker.events import (
     CardsRevealed,
@@ -17,6 +15,8 @@ from domain.games.saint_poker.events import (
     RoundStarted,
 )
 from domain.games.saint_poker.state import DECK, FUTURE_RIVER_SIZES, HAND_SIZE
+from domain.kit.decider import Automatic, Event
+from domain.shared.cards import Card
 from tests.domain import decider_spec, support
 
 SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}

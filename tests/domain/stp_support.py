@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 from functools import partial
 
-from domain.cards import Card
-from domain.decider import Event
 from domain.games.st_patrick import GAME
 from domain.games.st_patrick.commands import PassRelics, TakeRelics
 from domain.games.st_patrick.events import (
@@ -19,7 +17,9 @@ from domain.games.st_patrick.events import (
     TrickWon,
 )
 from domain.games.st_patrick.state import DECK, RELICS, START_LIFE, total_bites
-from domain.tricks import PlayCard
+from domain.kit.decider import Event
+from domain.shared.cards import Card
+from domain.shared.tricks import PlayCard
 from tests.domain import decider_spec, support
 
 card = support.card_reader({"c": "clover", "x": "cross", "h": "harp", "s": "snake"})

@@ -8,11 +8,11 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from domain import selfplay
-from domain import table as tables
-from domain.budget import Iterations
-from domain.cards import Card
-from domain.game_type import GameType
+from domain.kit.game_type import GameType
+from domain.search.budget import Iterations
+from domain.shared.cards import Card
+from domain.tables import selfplay
+from domain.tables import table as tables
 
 # Each game's hidden card piles other than the other seats' hands, as (field, keep): `keep` is
 # how many cards at the end of the pile a seat sees (Ouroboros shows the discard pile's top).

@@ -7,11 +7,11 @@ import json
 import random
 from collections.abc import Callable, Iterable, Sequence
 
-from domain.cards import Card
-from domain.codec import from_json, to_json
-from domain.dealing import deal_events
-from domain.decider import Deal, Event, fold
-from domain.game_type import GameType
+from domain.kit.codec import from_json, to_json
+from domain.kit.decider import Deal, Event, fold
+from domain.kit.game_type import GameType
+from domain.shared.cards import Card
+from domain.shared.dealing import deal_events
 
 
 def card_reader(suits: dict[str, str]) -> Callable[[str], Card]:
@@ -60,7 +60,7 @@ def deal_of(
     round_number: int = 1,
 ) -> list[Event]:
     """The events of a deal that gave each seat these cards (seat 0 first) and left `rest` in
-    the deck: what domain.dealing makes of a deck in that order."""
+    the deck: what domain.shared.dealing makes of a deck in that order."""
     deck = tuple(card for hand in hands for card in hand) + rest
     return deal_events(round_number, deck, "salt", tuple(len(hand) for hand in hands), leader)
 

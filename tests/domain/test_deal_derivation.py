@@ -1,4 +1,4 @@
-"""A deal derived from seeds (domain.deal_derivation, docs/audit.md section 7): a shuffle of
+"""A deal derived from seeds (domain.shared.deal_derivation, docs/audit.md section 7): a shuffle of
 exactly the cards, the same for the same seeds, another for any other seed, game or round, and
 unbiased: every order equally likely, draws of the last incomplete group thrown away."""
 
@@ -11,8 +11,8 @@ from itertools import permutations
 
 import pytest
 
-from domain.cards import build_deck
-from domain.deal_derivation import DealStream, deal_context, derive_deal
+from domain.shared.cards import build_deck
+from domain.shared.deal_derivation import DealStream, deal_context, derive_deal
 
 DECK = build_deck(("red", "blue", "green", "yellow"), range(1, 13))
 SERVER_SEED = "ab" * 32

@@ -1,10 +1,11 @@
-"""The deal every game shares (domain.dealing) and how its events are read back when stored."""
+"""The deal every game shares (domain.shared.dealing) and how its events are read back when
+stored."""
 
 from __future__ import annotations
 
-from domain.cards import Card, build_deck
-from domain.codec import deal_commitment, from_json, to_json
-from domain.dealing import DealCommitted, DeckSealed, HandDealt, deal_events
+from domain.kit.codec import deal_commitment, from_json, to_json
+from domain.shared.cards import Card, build_deck
+from domain.shared.dealing import DealCommitted, DeckSealed, HandDealt, deal_events
 
 DECK = build_deck(("red", "blue"), range(1, 6))
 

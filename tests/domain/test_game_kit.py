@@ -1,4 +1,4 @@
-"""The contract of a game (domain.game_kit, domain.game_state): what every registered game's
+"""The contract of a game (domain.kit.build, domain.kit.game_state): what every registered game's
 state has, what the builder fills in, and an evolve that fails on an event it does not know."""
 
 from __future__ import annotations
@@ -9,17 +9,17 @@ from types import SimpleNamespace
 
 import pytest
 
-from domain.cards import Card
-from domain.dealing import DeckSealed
-from domain.decider import Event, InvalidSetup
-from domain.dispatch import UnknownEvent, evolver
-from domain.game_kit import build_game
-from domain.game_state import GameState
 from domain.games import GAME_TYPES
 from domain.games.trick_and_snipers import GAME as TRICK_AND_SNIPERS
-from domain.passing import PassingState
-from domain.templates import random_bot
-from domain.tricks import PlayCard, TrickState
+from domain.kit.build import build_game
+from domain.kit.decider import Event, InvalidSetup
+from domain.kit.dispatch import UnknownEvent, evolver
+from domain.kit.game_state import GameState
+from domain.kit.templates import random_bot
+from domain.shared.cards import Card
+from domain.shared.dealing import DeckSealed
+from domain.shared.passing import PassingState
+from domain.shared.tricks import PlayCard, TrickState
 
 GAMES = sorted(GAME_TYPES)
 TRICK_GAMES = ["ouroboros_trick", "st_patrick", "trick_and_snipers"]

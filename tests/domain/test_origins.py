@@ -1,4 +1,4 @@
-"""Every event of every game comes from somewhere an auditor can name (domain/origins.py), and
+"""Every event of every game comes from somewhere an auditor can name (domain/kit/origins.py), and
 every action a seat can take is recorded by exactly one choice event that carries its fields."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 from domain.games import GAME_TYPES
-from domain.origins import DEAL_EVENTS, event_origin
-from domain.table import TABLE_EVENTS
+from domain.kit.origins import DEAL_EVENTS, event_origin
+from domain.tables.table import TABLE_EVENTS
 
 GAMES = sorted(GAME_TYPES)
 

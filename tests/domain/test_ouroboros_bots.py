@@ -8,7 +8,7 @@ import pytest
 
 from domain.games.ouroboros_trick import GAME
 from domain.games.ouroboros_trick.bots import basic_bot, choose_discard, choose_play
-from domain.tricks import Play
+from domain.shared.tricks import Play
 from tests.domain.ouro_support import (
     card,
     cards,

@@ -3,10 +3,10 @@ given / when / then. Players A, B, C, D (and E) sit in seats 0, 1, 2, 3 (and 4);
 
 from __future__ import annotations
 
-from domain.decider import Deal
 from domain.games.ouroboros_trick import GAME
 from domain.games.ouroboros_trick.events import CardsDiscarded, DiscardAwaited, PoolTaken, TrickWon
 from domain.games.ouroboros_trick.state import deck_for
+from domain.kit.decider import Deal
 from tests.domain.ouro_support import cards, discard, discarded, given, play, played, playing
 
 A, B, C, D, E = range(5)

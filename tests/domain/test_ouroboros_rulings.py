@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from domain.decider import Deal, IllegalAction, InvalidSetup
 from domain.games.ouroboros_trick import GAME
 from domain.games.ouroboros_trick.events import (
     CardsDiscarded,
@@ -16,7 +15,8 @@ from domain.games.ouroboros_trick.events import (
     TrickWon,
 )
 from domain.games.ouroboros_trick.state import deck_for
-from domain.templates import with_send
+from domain.kit.decider import Deal, IllegalAction, InvalidSetup
+from domain.kit.templates import with_send
 from tests.domain.ouro_support import (
     card,
     cards,

@@ -1,6 +1,7 @@
-"""Players at a table (domain/table.py) and what a commit tells them (domain/notices.py): a
-player has one seat per table, a seat kept for a player is its alone, and each commit names the
-players whose turn began, whose game started or ended, who timed out or lost a seat."""
+"""Players at a table (domain/tables/table.py) and what a commit tells them
+(domain/tables/notices.py): a player has one seat per table, a seat kept for a player is its alone,
+and each commit names the players whose turn began, whose game started or ended, who timed out or
+lost a seat."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ import random
 
 import pytest
 
-from domain import notices, policy
-from domain import table as tables
-from domain.decider import Event, InvalidSetup, SeatTaken
 from domain.games import GAME_TYPES
-from domain.presence import LeaveSeat, TimeOut
-from domain.table_view import view_table
-from domain.templates import action_from_template
+from domain.kit.decider import Event, InvalidSetup, SeatTaken
+from domain.kit.templates import action_from_template
+from domain.tables import notices, policy
+from domain.tables import table as tables
+from domain.tables.presence import LeaveSeat, TimeOut
+from domain.tables.view import view_table
 
 TNS = GAME_TYPES["trick_and_snipers"]
 ANN, BOB = "player-ann", "player-bob"
@@ -41,7 +42,7 @@ def committed(table: tables.Table, command) -> tuple[tables.Table, list[Event]]:
 
 
 def first_move(table: tables.Table, seat_index: int):
-    from domain.actions import command_from_action
+    from domain.kit.actions import command_from_action
 
     template = table.game_type.legal_actions(table.game, seat_index)[0]
     action = action_from_template(template, random.Random(3))

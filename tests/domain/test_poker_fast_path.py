@@ -11,7 +11,7 @@ import pytest
 from phevaluator import evaluate_cards
 
 from domain.games.saint_poker.state import DECK
-from domain.poker import WORST, card_id, hand_strength, strength_of_ids
+from domain.shared.poker import WORST, card_id, hand_strength, strength_of_ids
 from tests.domain.test_poker_ranking import reference
 
 RANK_CHARS = "..23456789TJQKA"  # index = rank

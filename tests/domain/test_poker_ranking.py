@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.games.saint_poker.state import DECK, RANKS, SUITS
-from domain.poker import CATEGORIES, category_of, describe, rank_hand
+from domain.shared.poker import CATEGORIES, category_of, describe, rank_hand
 from tests.domain.sp_support import cards
 
 # (hand, other hand, ">" the first wins, "<" the second wins, "=" a tie), worked out by hand.

@@ -1,6 +1,6 @@
-"""Each game's result as a ranking for ratings (G7, domain/ranking.py and each game's
+"""Each game's result as a ranking for ratings (G7, domain/shared/ranking.py and each game's
 `ranking`): the game's own final order and tiebreaks, ties shared, and a leaver last; and the
-rated result read from a table's events alone (domain/rated_games.py)."""
+rated result read from a table's events alone (domain/tables/rated_games.py)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,17 @@ import random
 
 import pytest
 
-from domain import policy, selfplay
-from domain import table as tables
 from domain.games import GAME_TYPES
 from domain.games.saint_poker.scoring import game_end as saint_poker_end
 from domain.games.st_patrick.scoring import game_end as st_patrick_end
 from domain.games.trick_and_snipers.scoring import game_end as trick_and_snipers_end
-from domain.outcome import GameEnded
-from domain.presence import LeaveSeat
-from domain.ranking import leavers_last, ranks_by
-from domain.rated_games import rated_result
-from domain.rated_tables import BOT_RATERS
+from domain.shared.outcome import GameEnded
+from domain.shared.ranking import leavers_last, ranks_by
+from domain.tables import policy, selfplay
+from domain.tables import table as tables
+from domain.tables.presence import LeaveSeat
+from domain.tables.rated_games import rated_result
+from domain.tables.rated_tables import BOT_RATERS
 
 ST_PATRICK, SAINT_POKER = GAME_TYPES["st_patrick"], GAME_TYPES["saint_poker"]
 TRICK_AND_SNIPERS, OUROBOROS = GAME_TYPES["trick_and_snipers"], GAME_TYPES["ouroboros_trick"]

@@ -1,15 +1,16 @@
-"""Rated tables (domain/rated_tables.py): every human seat is a player's, an open seat is taken
-with a player key only, the bots are of rated levels, and the creation event records it all."""
+"""Rated tables (domain/tables/rated_tables.py): every human seat is a player's, an open seat is
+taken with a player key only, the bots are of rated levels, and the creation event records it
+all."""
 
 from __future__ import annotations
 
 import pytest
 
-from domain import table as tables
-from domain.decider import InvalidSetup
 from domain.games import GAME_TYPES
-from domain.rated_tables import PlayersOnly
-from domain.table_view import view_table
+from domain.kit.decider import InvalidSetup
+from domain.tables import table as tables
+from domain.tables.rated_tables import PlayersOnly
+from domain.tables.view import view_table
 
 RATED = {"rated": True}
 ANN, BOB = "player-ann", "player-bob"

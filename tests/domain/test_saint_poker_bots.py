@@ -8,7 +8,7 @@ import pytest
 
 from domain.games.saint_poker import GAME
 from domain.games.saint_poker.bots import basic_bot, choose_commit, choose_pick, choose_reveal
-from domain.selfplay import play_out
+from domain.tables.selfplay import play_out
 from tests.domain.sp_support import card, cards, deal, given
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from domain.decider import Automatic, Deal, GameFinished, GameNotStarted, IllegalAction
 from domain.games.saint_poker import GAME
 from domain.games.saint_poker.events import CommitRiverCard, PickUp, RevealCards
 from domain.games.saint_poker.state import DECK
+from domain.kit.decider import Automatic, Deal, GameFinished, GameNotStarted, IllegalAction
 from tests.domain.sp_support import SCORE, deal, given, round_to_score
 
 

@@ -1,4 +1,4 @@
-"""Random complete games (domain.selfplay, scoring included) keep every invariant; events
+"""Random complete games (domain.tables.selfplay, scoring included) keep every invariant; events
 survive the codec unchanged."""
 
 from __future__ import annotations
@@ -9,8 +9,6 @@ from dataclasses import replace
 
 import pytest
 
-from domain.codec import from_json, to_json
-from domain.game_type import Bot, GameType
 from domain.games.saint_poker import GAME
 from domain.games.saint_poker.events import (
     CardPickedUp,
@@ -22,8 +20,10 @@ from domain.games.saint_poker.events import (
     RoundStarted,
 )
 from domain.games.saint_poker.state import DECK, State
-from domain.selfplay import bot_table, play_out, steps
-from domain.table_view import view_table
+from domain.kit.codec import from_json, to_json
+from domain.kit.game_type import Bot, GameType
+from domain.tables.selfplay import bot_table, play_out, steps
+from domain.tables.view import view_table
 from tests.domain.support import for_each_seed, survives_storage, visible_pairs
 
 ALL_CARDS = frozenset(DECK)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from domain.decider import Deal, IllegalAction, InvalidSetup
 from domain.games.saint_poker import GAME
 from domain.games.saint_poker.events import (
     CardPickedUp,
@@ -21,6 +20,7 @@ from domain.games.saint_poker.events import (
 )
 from domain.games.saint_poker.scoring import round_points
 from domain.games.saint_poker.state import on_the_table
+from domain.kit.decider import Deal, IllegalAction, InvalidSetup
 from tests.domain.sp_support import (
     SCORE,
     card,

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from domain.decider import Deal
 from domain.games.st_patrick import GAME
 from domain.games.st_patrick.bots import basic_bot, choose_play, relics_to_take
 from domain.games.st_patrick.state import DECK
-from domain.selfplay import bot_table, play_out, steps
-from domain.tricks import Play
+from domain.kit.decider import Deal
+from domain.shared.tricks import Play
+from domain.tables.selfplay import bot_table, play_out, steps
 from tests.domain.stp_support import card, cards, dealt, given, relics
 
 

@@ -9,15 +9,15 @@ import random
 
 import pytest
 
-from domain.cards import Card
-from domain.codec import from_json, to_json
-from domain.decider import Automatic, Deal, IllegalAction, fold
 from domain.games.st_patrick import GAME
 from domain.games.st_patrick import events as ev
 from domain.games.st_patrick.state import DECK, State
-from domain.selfplay import bot_table, steps
-from domain.templates import action_from_template
-from domain.tricks import PlayCard
+from domain.kit.codec import from_json, to_json
+from domain.kit.decider import Automatic, Deal, IllegalAction, fold
+from domain.kit.templates import action_from_template
+from domain.shared.cards import Card
+from domain.shared.tricks import PlayCard
+from domain.tables.selfplay import bot_table, steps
 from tests.domain.stp_support import command_for
 from tests.domain.support import for_each_seed, survives_storage, visible_pairs
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from domain.cards import Card
-from domain.decider import Automatic, Deal, IllegalAction, InvalidSetup
 from domain.games.st_patrick import GAME
 from domain.games.st_patrick.commands import ChoosePassCount, PassCards
 from domain.games.st_patrick.events import (
@@ -22,8 +20,10 @@ from domain.games.st_patrick.events import (
     RoundScored,
 )
 from domain.games.st_patrick.state import DECK, bites_of
-from domain.passing import passed_left
-from domain.templates import with_send
+from domain.kit.decider import Automatic, Deal, IllegalAction, InvalidSetup
+from domain.kit.templates import with_send
+from domain.shared.cards import Card
+from domain.shared.passing import passed_left
 from tests.domain.stp_support import (
     card,
     cards,

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from domain.budget import Iterations
 from domain.games import get_game_type
 from domain.games.trick_and_snipers import strong as trick_and_snipers
 from domain.games.trick_and_snipers.inference import (
@@ -21,10 +20,11 @@ from domain.games.trick_and_snipers.inference import (
     won_plays,
 )
 from domain.games.trick_and_snipers.state import deck_for
+from domain.search.budget import Iterations
 from domain.search.views import cards_of, plays_of
-from domain.selfplay import play_out
-from domain.table_view import view_table
-from domain.tricks import Play
+from domain.shared.tricks import Play
+from domain.tables.selfplay import play_out
+from domain.tables.view import view_table
 from tests.domain.strong_support import decision_points, hidden_shuffled, quick
 from tests.domain.tns_support import card, cards
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import random
 
-from domain.budget import Iterations
 from domain.games.trick_and_snipers.simulator import Sim
 from domain.games.trick_and_snipers.strong import playout_value
 from domain.search import flat
+from domain.search.budget import Iterations
 
 
 def _late_bloomer(halving: tuple[int, ...]) -> int:

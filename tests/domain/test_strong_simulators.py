@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 
-from domain import selfplay
 from domain.games import get_game_type
 from domain.games.ouroboros_trick.simulator import Game
 from domain.games.ouroboros_trick.simulator import shown as ouro_shown
@@ -17,6 +16,7 @@ from domain.games.trick_and_snipers.bots import choose_play
 from domain.games.trick_and_snipers.simulator import Sim
 from domain.games.trick_and_snipers.simulator import shown as tns_shown
 from domain.games.trick_and_snipers.state import HAND_SIZES, deck_for
+from domain.tables import selfplay
 
 
 def test_the_trick_and_snipers_simulator_ends_every_game_as_the_real_one():

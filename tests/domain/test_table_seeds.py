@@ -1,6 +1,6 @@
-"""A table's seeds (G6, domain/seeds.py, domain/fair_deals.py): what its creation publishes and
-seals, who gives a seed and when it counts, what nobody sees before the end, and what makes the
-deals fair."""
+"""A table's seeds (G6, domain/shared/seeds.py, domain/shared/fair_deals.py): what its creation
+publishes and seals, who gives a seed and when it counts, what nobody sees before the end, and what
+makes the deals fair."""
 
 from __future__ import annotations
 
@@ -8,14 +8,21 @@ import hashlib
 
 import pytest
 
-from domain import policy
-from domain import table as tables
-from domain.codec import to_json
-from domain.decider import Event, InvalidSetup
-from domain.fair_deals import deals_fair, fair_seats, seeded_deal
 from domain.games import GAME_TYPES
-from domain.seeds import PLAYER, SERVER, ClientSeed, SeedSetup, ServerSeedSealed, seed_commitment
-from domain.table_view import event_data_for, view_table
+from domain.kit.codec import to_json
+from domain.kit.decider import Event, InvalidSetup
+from domain.shared.fair_deals import deals_fair, fair_seats, seeded_deal
+from domain.shared.seeds import (
+    PLAYER,
+    SERVER,
+    ClientSeed,
+    SeedSetup,
+    ServerSeedSealed,
+    seed_commitment,
+)
+from domain.tables import policy
+from domain.tables import table as tables
+from domain.tables.view import event_data_for, view_table
 
 TNS = GAME_TYPES["trick_and_snipers"]
 GAME = "c0ffee00-0000-4000-8000-000000000001"

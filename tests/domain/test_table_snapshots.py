@@ -1,4 +1,4 @@
-"""A table survives the snapshot codec (domain.table_snapshot) unchanged, at every kind of step
+"""A table survives the snapshot codec (domain.tables.snapshot) unchanged, at every kind of step
 of every game at every table size: the codec gives back the very types it was given."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from domain import table as tables
-from domain.cards import Card
-from domain.codec import from_json, to_json
 from domain.games import GAME_TYPES
-from domain.selfplay import bot_table, steps
-from domain.table_snapshot import table_from_json, table_to_json
+from domain.kit.codec import from_json, to_json
+from domain.shared.cards import Card
+from domain.tables import table as tables
+from domain.tables.selfplay import bot_table, steps
+from domain.tables.snapshot import table_from_json, table_to_json
 
 SETUPS = [
     (game_id, players)

@@ -8,7 +8,7 @@ import pytest
 
 from domain.games.trick_and_snipers import GAME
 from domain.games.trick_and_snipers.bots import basic_bot, choose_pass, choose_play
-from domain.tricks import Play
+from domain.shared.tricks import Play
 from tests.domain.tns_support import card, cards, deal, given, play_bot_game
 
 

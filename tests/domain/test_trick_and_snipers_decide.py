@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from domain.cards import Card
-from domain.decider import Command, Deal, GameFinished, GameNotStarted, IllegalAction
 from domain.games.trick_and_snipers import GAME
 from domain.games.trick_and_snipers.events import PassCards
 from domain.games.trick_and_snipers.state import deck_for
-from domain.tricks import PlayCard
+from domain.kit.decider import Command, Deal, GameFinished, GameNotStarted, IllegalAction
+from domain.shared.cards import Card
+from domain.shared.tricks import PlayCard
 from tests.domain.tns_support import card, cards, deal, given, play, played, playing
 
 

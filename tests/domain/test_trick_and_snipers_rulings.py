@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from domain.decider import Deal, IllegalAction, InvalidSetup
 from domain.games.trick_and_snipers import GAME
 from domain.games.trick_and_snipers.events import (
     CardsPassed,
@@ -13,7 +12,8 @@ from domain.games.trick_and_snipers.events import (
     PassCards,
 )
 from domain.games.trick_and_snipers.state import deck_for
-from domain.templates import with_send
+from domain.kit.decider import Deal, IllegalAction, InvalidSetup
+from domain.kit.templates import with_send
 from tests.domain.support import visible_cards
 from tests.domain.tns_support import (
     card,

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from domain.tricks import Play, best_play, highest_of_led, led_suit, next_seat, playable_cards
+from domain.shared.tricks import (
+    Play,
+    best_play,
+    highest_of_led,
+    led_suit,
+    next_seat,
+    playable_cards,
+)
 from tests.domain.tns_support import card, cards
 
 

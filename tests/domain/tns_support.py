@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from functools import partial
 
-from domain.decider import Event
 from domain.games.trick_and_snipers import GAME
 from domain.games.trick_and_snipers.events import CardPlayed, CardsPassed, TrickWon
-from domain.passing import passed_left
-from domain.tricks import PlayCard
+from domain.kit.decider import Event
+from domain.shared.passing import passed_left
+from domain.shared.tricks import PlayCard
 from tests.domain import decider_spec, support
 
 card = support.card_reader({"r": "red", "y": "yellow", "g": "green", "b": "blue"})

@@ -12,15 +12,15 @@ from functools import cache
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from domain.codec import canonical_json, to_json
-from domain.decider import Event
 from domain.games import GAME_TYPES
-from domain.selfplay import play_out
-from domain.table import Table
-from events.chain import GENESIS, event_hash
-from events.export import Anchor, full_export
+from domain.kit.codec import canonical_json, to_json
+from domain.kit.decider import Event
+from domain.tables.selfplay import play_out
+from domain.tables.table import Table
+from events.audit.chain import GENESIS, event_hash
+from events.audit.export import Anchor, full_export
+from events.audit.signing import HeadSigner
 from events.postgres.store import StoredEvent
-from events.signing import HeadSigner
 from tests.events.seeded_games import seeded_game
 
 SIGNER = HeadSigner(Ed25519PrivateKey.generate())

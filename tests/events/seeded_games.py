@@ -8,11 +8,11 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from domain import policy
-from domain import table as tables
-from domain.decider import Event
 from domain.games import GAME_TYPES
-from domain.seeds import PLAYER, ClientSeed
+from domain.kit.decider import Event
+from domain.shared.seeds import PLAYER, ClientSeed
+from domain.tables import policy
+from domain.tables import table as tables
 from events.seeds import seed_setup
 
 MAX_DECISIONS = 20_000

@@ -1,6 +1,6 @@
 """Every in-process cache stays within its bound when more games pass through it than it holds,
 and still answers what the store holds: the table cache (events/postgres/repository.py), the
-stream feeds and their windows of rendered events (api/games/feeds.py), and the notifier's
+stream feeds and their windows of rendered events (api/streams/feeds.py), and the notifier's
 per-game waiters and generations (events/postgres/notifications.py)."""
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from types import SimpleNamespace
 
 import pytest
 
-from api.games.feeds import POLL_SHARE_SECONDS, Feeds, GameFeed
-from domain import table as tables
+from api.streams.feeds import POLL_SHARE_SECONDS, Feeds, GameFeed
 from domain.games import get_game_type
-from domain.table_snapshot import table_to_json
-from domain.templates import action_from_template
+from domain.kit.templates import action_from_template
+from domain.tables import table as tables
+from domain.tables.snapshot import table_to_json
 from events import bootstrap as bootstrap_module
 from events.bootstrap import Cardroom, bootstrap
+from events.operations.settings import Settings
 from events.postgres.notifications import GameNotifier
 from events.postgres.repository import Repository
-from events.settings import Settings
 from tests.api.test_round_trips import round_trips
 
 GAME = get_game_type("trick_and_snipers")

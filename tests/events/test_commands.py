@@ -10,8 +10,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from domain import table as tables
 from domain.games import get_game_type
+from domain.tables import table as tables
+from events.audit.redecide import redecide
 from events.automation import Automation
 from events.commands import ActionRequest, Commands
 from events.committing import Committer
@@ -27,7 +28,6 @@ from events.folding import fold_events
 from events.idempotent_requests import IdempotentRequest
 from events.memory import MemoryStore
 from events.outbox import AutomaticWork, BotTurn
-from events.redecide import redecide
 from events.results import Committed, Replayed
 from events.sealing import Sealer
 

@@ -8,11 +8,11 @@ import uuid
 
 import pytest
 
-from domain import table as tables
 from domain.games import get_game_type
+from domain.tables import table as tables
 from events.bootstrap import Cardroom, bootstrap
 from events.errors import VersionConflict
-from events.settings import Settings
+from events.operations.settings import Settings
 
 GAME = get_game_type("trick_and_snipers")
 

@@ -11,8 +11,8 @@ import json
 import pytest
 
 from domain.games import GAME_TYPES
-from events.export_checks import examine_text
-from events.verdicts import CONSISTENT, NOT_VERIFIED, VERIFIED, Report
+from events.audit.export_checks import examine_text
+from events.audit.verdicts import CONSISTENT, NOT_VERIFIED, VERIFIED, Report
 from tests.audit import independent_verifier
 from tests.events.exports import SIGNER, lines_of, rechained, seeded_export_of
 from tests.events.seed_forgeries import client_seed_changed, server_seed_changed, swapped_deal

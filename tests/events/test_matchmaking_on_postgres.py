@@ -17,7 +17,7 @@ import pytest
 from domain.games import GAME_TYPES
 from events.bootstrap import Cardroom, bootstrap
 from events.matchmaking.queue import AlreadyMatched, QueueRequest
-from events.settings import Settings
+from events.operations.settings import Settings
 from tests.events.test_commands_on_postgres import run_together
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from events.metrics import process_id
+from events.operations.metrics import process_id
 
 
 def test_a_process_is_named_by_its_host_and_pid():

@@ -11,10 +11,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from domain import table as tables
-from domain.decider import Event
 from domain.games import get_game_type
-from events.chain import CURRENT_FORMAT, GENESIS
+from domain.kit.decider import Event
+from domain.tables import table as tables
+from events.audit.chain import CURRENT_FORMAT, GENESIS
 from events.memory import MemoryStore
 from events.pending_append import AppendNotSaved, PendingAppend
 from events.records import NewEvent, StoredEvent, StreamHead, chained_events

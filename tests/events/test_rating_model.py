@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rated_games import RatedResult
+from domain.tables.rated_games import RatedResult
 from events.ratings import NEW, PROVISIONAL_GAMES, Rating, rate
 
 

@@ -1,5 +1,5 @@
-"""Re-deciding a game's log (events/redecide.py): a genuine log is exactly what the rules give,
-and a forged one is caught at the version where it first departs from them. Pure: no database.
+"""Re-deciding a game's log (events/audit/redecide.py): a genuine log is exactly what the rules
+give, and a forged one is caught at the version where it first departs from them. Pure: no database.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from functools import cache
 
 import pytest
 
-from domain import table as tables
-from domain.cards import Card
-from domain.codec import canonical_json, to_json
-from domain.decider import Event
 from domain.games import GAME_TYPES
-from domain.origins import event_origin
-from domain.selfplay import play_out, steps
-from events.redecide import RulesCheck, redecide
+from domain.kit.codec import canonical_json, to_json
+from domain.kit.decider import Event
+from domain.kit.origins import event_origin
+from domain.shared.cards import Card
+from domain.tables import table as tables
+from domain.tables.selfplay import play_out, steps
+from events.audit.redecide import RulesCheck, redecide
 
 GAMES = sorted(GAME_TYPES)
 TRICK_GAMES = [game_id for game_id in GAMES if "TrickWon" in GAME_TYPES[game_id].events]

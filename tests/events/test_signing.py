@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from events.signing import load_or_create_signer, public_key_from, signature_is_valid
+from events.audit.signing import load_or_create_signer, public_key_from, signature_is_valid
 
 
 def _key_id(path: str) -> str:

@@ -9,16 +9,16 @@ import uuid
 import pytest
 from psycopg.types.json import Jsonb
 
-from domain import table as tables
 from domain.games import get_game_type
-from domain.table_snapshot import table_from_json, table_to_json
-from domain.templates import action_from_template
+from domain.kit.templates import action_from_template
+from domain.tables import table as tables
+from domain.tables.snapshot import table_from_json, table_to_json
 from events.bootstrap import Cardroom, bootstrap
 from events.folding import fold_events
+from events.operations.settings import Settings
 from events.postgres import repository as repositories
 from events.postgres import store
 from events.postgres.repository import Repository
-from events.settings import Settings
 
 GAME = get_game_type("trick_and_snipers")
 

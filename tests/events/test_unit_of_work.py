@@ -12,18 +12,18 @@ import psycopg
 import pytest
 from psycopg.pq import TransactionStatus
 
-from domain import table as tables
-from domain.actions import command_from_action
 from domain.games import get_game_type
-from domain.templates import action_from_template
+from domain.kit.actions import command_from_action
+from domain.kit.templates import action_from_template
+from domain.tables import table as tables
 from events.bootstrap import Cardroom, bootstrap
 from events.commands import ActionRequest
 from events.errors import GameExists, GameNotFound, Unauthorized
+from events.operations.settings import Settings
 from events.pending_append import AppendNotSaved
 from events.postgres.repository import Repository
 from events.postgres.unit_of_work import PostgresUnitOfWork
 from events.records import StreamHead
-from events.settings import Settings
 
 GAME = get_game_type("trick_and_snipers")
 

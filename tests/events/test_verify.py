@@ -1,5 +1,5 @@
-"""`python -m events.verify`: an export proves itself with no server and no database; any change
-to it, down to one byte, is caught, and so is a forgery whose chain was rehashed."""
+"""`python -m events.audit.verify`: an export proves itself with no server and no database; any
+change to it, down to one byte, is caught, and so is a forgery whose chain was rehashed."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.games import GAME_TYPES
-from events.signing import HeadSigner
-from events.verify import verify, verify_bytes
+from events.audit.signing import HeadSigner
+from events.audit.verify import verify, verify_bytes
 from tests.events.exports import (
     SIGNER,
     export_of,
@@ -128,7 +128,7 @@ def test_a_public_event_given_a_nonce_breaks_the_chain_format():
 def run_verify(*args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     return subprocess.run(
-        [sys.executable, "-m", "events.verify", *args],
+        [sys.executable, "-m", "events.audit.verify", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -13,7 +13,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from api import create_app
-from events.settings import Settings
+from events.operations.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 

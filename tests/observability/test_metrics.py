@@ -6,7 +6,7 @@ import random
 import uuid
 
 from api import create_app
-from domain.templates import action_from_template
+from domain.kit.templates import action_from_template
 from tests.observability.conftest import app_settings, samples, value
 
 BOTS = [{"kind": "bot", "level": "random"}] * 2

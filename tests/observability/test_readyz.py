@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import redis
 
-from events import heartbeats
+from events.operations import heartbeats
 
 
 def test_without_a_worker_the_api_is_ready_but_degraded(client):

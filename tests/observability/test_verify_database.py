@@ -1,5 +1,5 @@
-"""`python -m events.verify --database`: every game's hash chain walked in Postgres, a tampered
-event reported by game and version, exit status 1 on any break."""
+"""`python -m events.audit.verify --database`: every game's hash chain walked in Postgres, a
+tampered event reported by game and version, exit status 1 on any break."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from tests.observability.test_metrics import act_once, new_table
 
 def verify_database(url: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "events.verify", "--database", url],
+        [sys.executable, "-m", "events.audit.verify", "--database", url],
         cwd=ROOT,
         env={**os.environ, "DATABASE_URL": ""},
         capture_output=True,

@@ -5,10 +5,10 @@ import itertools
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events.chain import GENESIS, NONCE, check_chain, event_hash
+from events.audit.chain import GENESIS, NONCE, check_chain, event_hash
+from events.audit.signing import HeadSigner, signature_is_valid
 from events.postgres import store
 from events.postgres.store import NewEvent
-from events.signing import HeadSigner, signature_is_valid
 from tests.store.helpers import events, new_game
 
 

@@ -10,11 +10,11 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from domain.codec import canonical_json, to_json
 from domain.games import GAME_TYPES
-from domain.selfplay import play_out
-from events.audit import check_log
-from events.chain import GENESIS, event_hash, timestamp
+from domain.kit.codec import canonical_json, to_json
+from domain.tables.selfplay import play_out
+from events.audit.chain import GENESIS, event_hash, timestamp
+from events.audit.log_checks import check_log
 from events.postgres import migrate, store
 from events.postgres.migrate import MigrationChanged, apply_migrations, migration_files
 

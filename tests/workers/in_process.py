@@ -16,7 +16,7 @@ import pytest
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from domain import table as tables
+from domain.tables import table as tables
 from workers import context
 
 

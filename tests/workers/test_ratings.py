@@ -14,9 +14,9 @@ import uuid
 
 import pytest
 
-from domain import table as tables
 from domain.games import get_game_type
-from domain.rated_tables import BOT_RATERS
+from domain.tables import table as tables
+from domain.tables.rated_tables import BOT_RATERS
 from events.ratings import NEW
 from testing.databases import temporary_database
 from tests.conftest import SESSION_ID

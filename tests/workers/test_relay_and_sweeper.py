@@ -7,10 +7,10 @@ import uuid
 
 import pytest
 
-from domain import table as tables
 from domain.games import get_game_type
-from domain.table_view import view_table
-from domain.templates import action_from_template, random_bot
+from domain.kit.templates import action_from_template, random_bot
+from domain.tables import table as tables
+from domain.tables.view import view_table
 from tests.workers import in_process
 from tests.workers.in_process import loaded, run_jobs
 from workers.relay import relay_pending, sweep_stale

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from domain.game_kit import build_game
-from domain.game_type import ActionAbout
 from domain.games.ouroboros_trick import rules
 from domain.games.ouroboros_trick import view as views  # keeps the submodule name free
 from domain.games.ouroboros_trick.bots import basic_bot
@@ -11,9 +9,11 @@ from domain.games.ouroboros_trick.events import EVENT_TYPES, Discard
 from domain.games.ouroboros_trick.state import TOP_RANK, State, deck_for, initial_state, to_act
 from domain.games.ouroboros_trick.strong import strong_bot
 from domain.games.ouroboros_trick.words import WORDS
-from domain.options import check_first_leader, first_leader_schema
-from domain.ranking import winners_first
-from domain.tricks import PlayCard
+from domain.kit.build import build_game
+from domain.kit.game_type import ActionAbout
+from domain.kit.options import check_first_leader, first_leader_schema
+from domain.shared.ranking import winners_first
+from domain.shared.tricks import PlayCard
 
 GAME = build_game(
     id="ouroboros_trick",

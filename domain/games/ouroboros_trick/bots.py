@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from domain.budget import Budget
-from domain.cards import Card, cards_json
-from domain.game_type import Rng
-from domain.templates import seat_templates
-from domain.tricks import Play, Trick
+from domain.kit.game_type import Rng
+from domain.kit.templates import seat_templates
+from domain.search.budget import Budget
+from domain.shared.cards import Card, cards_json
+from domain.shared.tricks import Play, Trick
 
 
 def basic_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> dict[str, Any]:

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.cards import remove_cards
-from domain.dealing import hand_dealt
-from domain.decider import Event
-from domain.dispatch import Applier, evolver
 from domain.games.ouroboros_trick.events import (
     CardPlayed,
     CardsDiscarded,
@@ -20,9 +16,13 @@ from domain.games.ouroboros_trick.events import (
     TrickWon,
 )
 from domain.games.ouroboros_trick.state import LastTrick, PendingDiscard, State
-from domain.outcome import game_ended
-from domain.tricks import card_played
-from domain.tuples import set_at
+from domain.kit.decider import Event
+from domain.kit.dispatch import Applier, evolver
+from domain.shared.cards import remove_cards
+from domain.shared.dealing import hand_dealt
+from domain.shared.outcome import game_ended
+from domain.shared.tricks import card_played
+from domain.shared.tuples import set_at
 
 
 def _deal_committed(state: State, event: DealCommitted) -> State:

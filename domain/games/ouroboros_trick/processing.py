@@ -5,8 +5,6 @@ Each function returns events; `decide` folds them to see the state the next step
 
 from __future__ import annotations
 
-from domain.cards import Card
-from domain.decider import Event
 from domain.games.ouroboros_trick.events import (
     CardsDiscarded,
     DiscardAwaited,
@@ -14,7 +12,9 @@ from domain.games.ouroboros_trick.events import (
     PoolTaken,
 )
 from domain.games.ouroboros_trick.state import State
-from domain.tricks import Play, Trick, best_play, highest_of_led, led_suit
+from domain.kit.decider import Event
+from domain.shared.cards import Card
+from domain.shared.tricks import Play, Trick, best_play, highest_of_led, led_suit
 
 
 def trick_winner(trick: Trick) -> Play:

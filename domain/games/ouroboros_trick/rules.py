@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from domain.checks import check_held, check_seat
-from domain.dealing import checked_deck, deal_events, first_leader
-from domain.decider import Command, Deal, Event, IllegalAction, fold
-from domain.dispatch import Handler, decide_command
 from domain.games.ouroboros_trick.events import CardPlayed, CardsDiscarded, Discard, TrickWon
 from domain.games.ouroboros_trick.evolve import evolve  # re-exported: rules = decide + evolve
 from domain.games.ouroboros_trick.processing import (
@@ -15,7 +11,11 @@ from domain.games.ouroboros_trick.processing import (
     winner_discards,
 )
 from domain.games.ouroboros_trick.state import HAND_SIZE, State, deck_for
-from domain.tricks import PlayCard, checked_play, trick_cards
+from domain.kit.checks import check_held, check_seat
+from domain.kit.decider import Command, Deal, Event, IllegalAction, fold
+from domain.kit.dispatch import Handler, decide_command
+from domain.shared.dealing import checked_deck, deal_events, first_leader
+from domain.shared.tricks import PlayCard, checked_play, trick_cards
 
 __all__ = ["decide", "evolve"]
 

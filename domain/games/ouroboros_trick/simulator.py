@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domain.cards import Card
 from domain.games.ouroboros_trick.bots import choose_discard, choose_play
 from domain.games.ouroboros_trick.state import SUITS
-from domain.tricks import Play
+from domain.shared.cards import Card
+from domain.shared.tricks import Play
 
 MAX_TRICKS = 300  # a guard: a playout this long is called a draw
 

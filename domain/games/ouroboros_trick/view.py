@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.cards import cards_json
-from domain.game_view import game_view, you_json
 from domain.games.ouroboros_trick.state import (
     LastTrick,
     State,
@@ -17,8 +15,10 @@ from domain.games.ouroboros_trick.state import (
     to_act,
     trick_number,
 )
-from domain.tricks import card_turn as turn
-from domain.tricks import led_suit, playable_cards, plays_json
+from domain.kit.game_view import game_view, you_json
+from domain.shared.cards import cards_json
+from domain.shared.tricks import card_turn as turn
+from domain.shared.tricks import led_suit, playable_cards, plays_json
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:

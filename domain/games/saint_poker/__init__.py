@@ -6,8 +6,6 @@ and a worker (or a simulation) decides `Automatic("scoring")`.
 
 from __future__ import annotations
 
-from domain.game_kit import build_game
-from domain.game_type import ActionAbout
 from domain.games.saint_poker import rules, scoring
 from domain.games.saint_poker import view as views  # keeps the submodule name free
 from domain.games.saint_poker.bots import basic_bot
@@ -22,6 +20,8 @@ from domain.games.saint_poker.state import (
 )
 from domain.games.saint_poker.strong import strong_bot
 from domain.games.saint_poker.words import WORDS
+from domain.kit.build import build_game
+from domain.kit.game_type import ActionAbout
 
 GAME = build_game(
     id="saint_poker",

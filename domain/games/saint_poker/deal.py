@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domain.cards import Card
-from domain.dealing import checked_deck, deal_events
-from domain.decider import Deal, Event
 from domain.games.saint_poker.events import RoundStarted
 from domain.games.saint_poker.state import DECK, FUTURE_RIVER_SIZES, HAND_SIZE, ROUNDS, State
+from domain.kit.decider import Deal, Event
+from domain.shared.cards import Card
+from domain.shared.dealing import checked_deck, deal_events
 
 
 def deal(state: State, command: Deal) -> list[Event]:

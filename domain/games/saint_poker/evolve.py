@@ -4,10 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.cards import Card, remove_cards
-from domain.dealing import hand_dealt, undealt
-from domain.decider import Event
-from domain.dispatch import Applier, evolver
 from domain.games.saint_poker.events import (
     CardPickedUp,
     CardsRevealed,
@@ -23,8 +19,12 @@ from domain.games.saint_poker.events import (
     RoundStarted,
 )
 from domain.games.saint_poker.state import State
-from domain.outcome import game_ended
-from domain.tuples import set_at
+from domain.kit.decider import Event
+from domain.kit.dispatch import Applier, evolver
+from domain.shared.cards import Card, remove_cards
+from domain.shared.dealing import hand_dealt, undealt
+from domain.shared.outcome import game_ended
+from domain.shared.tuples import set_at
 
 
 def _deal_committed(state: State, event: DealCommitted) -> State:

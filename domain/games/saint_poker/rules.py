@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from domain.cards import Card
-from domain.checks import check_held, check_seat, check_secret_choice
-from domain.decider import Automatic, Command, Event, IllegalAction
-from domain.dispatch import Handler, decide_command
 from domain.games.saint_poker.deal import deal, start_round
 from domain.games.saint_poker.events import (
     CardPickedUp,
@@ -28,6 +24,10 @@ from domain.games.saint_poker.state import (
     on_the_table,
     picker,
 )
+from domain.kit.checks import check_held, check_seat, check_secret_choice
+from domain.kit.decider import Automatic, Command, Event, IllegalAction
+from domain.kit.dispatch import Handler, decide_command
+from domain.shared.cards import Card
 
 __all__ = ["decide", "evolve"]
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.cards import Card
 from domain.games.saint_poker.events import GameEnded, RoundScored
 from domain.games.saint_poker.state import PICKS_PER_SEAT, ROUNDS, RankedHand
-from domain.poker import rank_hand
-from domain.ranking import Ranks, by_final_figures
+from domain.shared.cards import Card
+from domain.shared.poker import rank_hand
+from domain.shared.ranking import Ranks, by_final_figures
 
 
 def round_points(round_number: int, winners: int) -> int:

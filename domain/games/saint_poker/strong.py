@@ -14,16 +14,16 @@ from functools import partial
 from itertools import combinations
 from typing import Any
 
-from domain.budget import Budget, Iterations
-from domain.cards import Card
-from domain.game_type import Rng
 from domain.games.saint_poker.bots import basic_bot, choose_commit, choose_reveal
 from domain.games.saint_poker.state import DECK, ROUNDS
-from domain.poker import hand_strength
+from domain.kit.game_type import Rng
+from domain.kit.templates import seat_templates
 from domain.search import flat
+from domain.search.budget import Budget, Iterations
 from domain.search.views import cards_of
 from domain.search.worlds import deal_hidden
-from domain.templates import seat_templates
+from domain.shared.cards import Card
+from domain.shared.poker import hand_strength
 
 DEFAULT_ITERATIONS = 200
 KEEP_WEIGHT = 0.5  # a revealed ace costs this share of a point in later rounds, a two nothing

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.cards import cards_json
-from domain.game_view import game_view, you_json
 from domain.games.saint_poker.state import (
     REVEAL_COUNT,
     RankedHand,
@@ -19,6 +17,8 @@ from domain.games.saint_poker.state import (
     sort_cards,
     to_act,
 )
+from domain.kit.game_view import game_view, you_json
+from domain.shared.cards import cards_json
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:

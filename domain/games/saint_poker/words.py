@@ -1,7 +1,7 @@
 """What a client says of Saint Poker, in each language: its name, its phases, its river and its
 rankings, its actions, its log lines and why a round or the game went as it did (GET
 /game-types publishes them; placeholders as docs/frontend.md's "A game's words" says). Poker
-hands are named by the shared text (their names come from domain/poker.py)."""
+hands are named by the shared text (their names come from domain/shared/poker.py)."""
 
 from __future__ import annotations
 

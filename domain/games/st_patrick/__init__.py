@@ -5,9 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.decider import InvalidSetup
-from domain.game_kit import build_game
-from domain.game_type import ActionAbout
 from domain.games.st_patrick import rules, scoring
 from domain.games.st_patrick import view as views  # keeps the submodule name free
 from domain.games.st_patrick.bots import basic_bot
@@ -23,7 +20,10 @@ from domain.games.st_patrick.state import (
 )
 from domain.games.st_patrick.strong import strong_bot
 from domain.games.st_patrick.words import WORDS
-from domain.tricks import PlayCard
+from domain.kit.build import build_game
+from domain.kit.decider import InvalidSetup
+from domain.kit.game_type import ActionAbout
+from domain.shared.tricks import PlayCard
 
 
 def check_options(players: int, options: Mapping[str, Any]) -> None:

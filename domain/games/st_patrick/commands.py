@@ -1,12 +1,12 @@
 """St Patrick commands (orders): `seat` plus the fields of the API action. A card is played
-with the trick games' shared `domain.tricks.PlayCard`."""
+with the trick games' shared `domain.shared.tricks.PlayCard`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.cards import Card
-from domain.decider import Command
+from domain.kit.decider import Command
+from domain.shared.cards import Card
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.dealing import hand_dealt
-from domain.decider import Event
-from domain.dispatch import Applier, evolver
 from domain.games.st_patrick import events as ev
 from domain.games.st_patrick.state import RELICS, State, bites_of, initial_state
-from domain.outcome import game_ended
-from domain.passing import cards_passed
-from domain.tricks import card_played, next_seat
-from domain.tuples import set_at
+from domain.kit.decider import Event
+from domain.kit.dispatch import Applier, evolver
+from domain.shared.dealing import hand_dealt
+from domain.shared.outcome import game_ended
+from domain.shared.passing import cards_passed
+from domain.shared.tricks import card_played, next_seat
+from domain.shared.tuples import set_at
 
 
 def _deal_committed(state: State, event: ev.DealCommitted) -> State:

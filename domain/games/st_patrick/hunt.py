@@ -3,14 +3,14 @@ suit wins, and the option `first_lead_snake_allowed`."""
 
 from __future__ import annotations
 
-from domain.cards import Card
-from domain.checks import check_held, check_seat
-from domain.decider import Event, IllegalAction
 from domain.games.st_patrick.events import CardPlayed, TrickWon
 from domain.games.st_patrick.evolve import evolve
 from domain.games.st_patrick.state import SNAKE, State, total_bites
-from domain.tricks import PlayCard, highest_of_led, led_suit, playable_cards, trick_cards
-from domain.tricks import card_turn as turn
+from domain.kit.checks import check_held, check_seat
+from domain.kit.decider import Event, IllegalAction
+from domain.shared.cards import Card
+from domain.shared.tricks import PlayCard, highest_of_led, led_suit, playable_cards, trick_cards
+from domain.shared.tricks import card_turn as turn
 
 
 def playable(state: State, seat: int) -> tuple[Card, ...]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from domain.checks import check_count, check_seat
-from domain.decider import Event, IllegalAction, fold
 from domain.games.st_patrick.commands import PassRelics, TakeRelics
 from domain.games.st_patrick.events import (
     HandPassed,
@@ -15,6 +13,8 @@ from domain.games.st_patrick.events import (
 )
 from domain.games.st_patrick.evolve import evolve
 from domain.games.st_patrick.state import ST_PATRICK, State, holder_of
+from domain.kit.checks import check_count, check_seat
+from domain.kit.decider import Event, IllegalAction, fold
 
 
 def _check_turn(state: State, seat: object) -> int:

@@ -4,10 +4,6 @@ own."""
 
 from __future__ import annotations
 
-from domain.checks import check_count, check_seat
-from domain.dealing import checked_deck, deal_events
-from domain.decider import Automatic, Command, Deal, Event, IllegalAction, fold
-from domain.dispatch import Handler, decide_command
 from domain.games.st_patrick.commands import ChoosePassCount, PassCards, PassRelics, TakeRelics
 from domain.games.st_patrick.events import PassCountAwaited, PassCountSet, RelicPhaseStarted
 from domain.games.st_patrick.evolve import evolve  # re-exported: rules = decide + evolve
@@ -23,8 +19,12 @@ from domain.games.st_patrick.state import (
     State,
     holder_of,
 )
-from domain.passing import pass_cards
-from domain.tricks import PlayCard
+from domain.kit.checks import check_count, check_seat
+from domain.kit.decider import Automatic, Command, Deal, Event, IllegalAction, fold
+from domain.kit.dispatch import Handler, decide_command
+from domain.shared.dealing import checked_deck, deal_events
+from domain.shared.passing import pass_cards
+from domain.shared.tricks import PlayCard
 
 __all__ = ["decide", "evolve"]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from domain.decider import Event, IllegalAction
 from domain.games.st_patrick.events import GameEnded, RoundScored
 from domain.games.st_patrick.state import (
     SACRIFICE_LOSS,
@@ -11,7 +10,8 @@ from domain.games.st_patrick.state import (
     bites,
     snakes_won,
 )
-from domain.ranking import Ranks, by_final_figures
+from domain.kit.decider import Event, IllegalAction
+from domain.shared.ranking import Ranks, by_final_figures
 
 
 def life_changes(

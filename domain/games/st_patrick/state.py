@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from domain.cards import Card, build_deck, sort_by_suit
-from domain.outcome import Outcome
-from domain.tricks import Trick
-from domain.tricks import card_turn as turn
+from domain.shared.cards import Card, build_deck, sort_by_suit
+from domain.shared.outcome import Outcome
+from domain.shared.tricks import Trick
+from domain.shared.tricks import card_turn as turn
 
 SUITS = ("clover", "cross", "harp", "snake")
 RANKS = tuple(range(1, 10))

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.cards import cards_json
-from domain.game_view import game_view, you_json
 from domain.games.st_patrick.hunt import playable
 from domain.games.st_patrick.state import (
     MAX_PASS,
@@ -19,8 +17,10 @@ from domain.games.st_patrick.state import (
     sort_cards,
     to_act,
 )
-from domain.passing import choices_json
-from domain.tricks import plays_json
+from domain.kit.game_view import game_view, you_json
+from domain.shared.cards import cards_json
+from domain.shared.passing import choices_json
+from domain.shared.tricks import plays_json
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from domain.game_kit import build_game
-from domain.game_type import ActionAbout
 from domain.games.trick_and_snipers import rules, scoring
 from domain.games.trick_and_snipers import view as views  # keeps the submodule name free
 from domain.games.trick_and_snipers.bots import basic_bot
@@ -17,8 +15,10 @@ from domain.games.trick_and_snipers.state import (
 )
 from domain.games.trick_and_snipers.strong import strong_bot
 from domain.games.trick_and_snipers.words import WORDS
-from domain.options import check_first_leader, first_leader_schema
-from domain.tricks import PlayCard
+from domain.kit.build import build_game
+from domain.kit.game_type import ActionAbout
+from domain.kit.options import check_first_leader, first_leader_schema
+from domain.shared.tricks import PlayCard
 
 GAME = build_game(
     id="trick_and_snipers",

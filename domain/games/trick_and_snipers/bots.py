@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from domain.budget import Budget
-from domain.cards import Card, cards_json
-from domain.game_type import Rng
 from domain.games.trick_and_snipers.rules import is_snipe
 from domain.games.trick_and_snipers.state import POINT_RANK, SNIPE_TOTAL
-from domain.templates import seat_templates
-from domain.tricks import Play, highest_of_led
+from domain.kit.game_type import Rng
+from domain.kit.templates import seat_templates
+from domain.search.budget import Budget
+from domain.shared.cards import Card, cards_json
+from domain.shared.tricks import Play, highest_of_led
 
 
 def basic_bot(view: dict[str, Any], rng: Rng, budget: Budget | None = None) -> dict[str, Any]:

@@ -1,19 +1,20 @@
 """Trick & Snipers commands (orders) and events (facts), with who may see each event. The deal's
-events, the passing's and GameEnded are every game's (domain.dealing, domain.passing,
-domain.outcome): imported `as` themselves, so this module re-exports them with the game's own."""
+events, the passing's and GameEnded are every game's (domain.shared.dealing, domain.shared.passing,
+domain.shared.outcome): imported `as` themselves, so this module re-exports them with the game's
+own."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.cards import Card
-from domain.dealing import DealCommitted as DealCommitted
-from domain.dealing import DeckSealed as DeckSealed
-from domain.dealing import HandDealt as HandDealt
-from domain.decider import Command, Event
-from domain.outcome import GameEnded as GameEnded
-from domain.passing import CardsPassed as CardsPassed
-from domain.passing import CardsReceived as CardsReceived
+from domain.kit.decider import Command, Event
+from domain.shared.cards import Card
+from domain.shared.dealing import DealCommitted as DealCommitted
+from domain.shared.dealing import DeckSealed as DeckSealed
+from domain.shared.dealing import HandDealt as HandDealt
+from domain.shared.outcome import GameEnded as GameEnded
+from domain.shared.passing import CardsPassed as CardsPassed
+from domain.shared.passing import CardsReceived as CardsReceived
 
 
 @dataclass(frozen=True, slots=True)

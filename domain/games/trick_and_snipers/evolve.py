@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.dealing import hand_dealt, undealt
-from domain.decider import Event
-from domain.dispatch import Applier, evolver
 from domain.games.trick_and_snipers.events import (
     CardPlayed,
     CardsPassed,
@@ -18,10 +15,13 @@ from domain.games.trick_and_snipers.events import (
     TrickWon,
 )
 from domain.games.trick_and_snipers.state import State, WonTrick
-from domain.outcome import game_ended
-from domain.passing import cards_passed
-from domain.tricks import card_played
-from domain.tuples import set_at
+from domain.kit.decider import Event
+from domain.kit.dispatch import Applier, evolver
+from domain.shared.dealing import hand_dealt, undealt
+from domain.shared.outcome import game_ended
+from domain.shared.passing import cards_passed
+from domain.shared.tricks import card_played
+from domain.shared.tuples import set_at
 
 
 def _deal_committed(state: State, event: DealCommitted) -> State:

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from domain.cards import Card
-from domain.game_type import Rng
 from domain.games.trick_and_snipers.bots import choose_play
 from domain.games.trick_and_snipers.rules import is_snipe
 from domain.games.trick_and_snipers.state import POINT_RANK, SNIPE_TOTAL, SUITS
-from domain.tricks import Play, highest_of_led
+from domain.kit.game_type import Rng
+from domain.shared.cards import Card
+from domain.shared.tricks import Play, highest_of_led
 
 Hands = Mapping[int, Sequence[Card]]
 TRIES = 6  # shuffles tried before the exclusions are given up

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from domain.cards import Card
-from domain.dealing import checked_deck, deal_events, first_leader
-from domain.decider import Command, Deal, Event, IllegalAction
-from domain.dispatch import Handler, decide_command
 from domain.games.trick_and_snipers.events import CardPlayed, GameEnded, PassCards
 from domain.games.trick_and_snipers.evolve import evolve  # re-exported: rules = decide + evolve
 from domain.games.trick_and_snipers.scoring import game_end, trick_result
@@ -16,8 +12,12 @@ from domain.games.trick_and_snipers.state import (
     State,
     deck_for,
 )
-from domain.passing import pass_cards
-from domain.tricks import PlayCard, Trick, checked_play, highest_of_led, led_suit
+from domain.kit.decider import Command, Deal, Event, IllegalAction
+from domain.kit.dispatch import Handler, decide_command
+from domain.shared.cards import Card
+from domain.shared.dealing import checked_deck, deal_events, first_leader
+from domain.shared.passing import pass_cards
+from domain.shared.tricks import PlayCard, Trick, checked_play, highest_of_led, led_suit
 
 __all__ = ["decide", "evolve"]
 

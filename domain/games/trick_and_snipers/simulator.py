@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.cards import Card
 from domain.games.trick_and_snipers.bots import choose_pass
 from domain.games.trick_and_snipers.state import (
     PASS_COUNT,
@@ -16,7 +15,8 @@ from domain.games.trick_and_snipers.state import (
     SNIPE_TOTAL,
     SUITS,
 )
-from domain.tricks import Play
+from domain.shared.cards import Card
+from domain.shared.tricks import Play
 
 
 @dataclass(slots=True)

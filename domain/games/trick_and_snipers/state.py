@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from domain.cards import Card, build_deck, sort_by_suit
-from domain.game_state import is_finished
-from domain.outcome import Outcome
-from domain.tricks import Trick
-from domain.tricks import card_turn as turn
+from domain.kit.game_state import is_finished
+from domain.shared.cards import Card, build_deck, sort_by_suit
+from domain.shared.outcome import Outcome
+from domain.shared.tricks import Trick
+from domain.shared.tricks import card_turn as turn
 
 SUITS = ("red", "yellow", "green", "blue")
 RANKS = tuple(range(1, 13))

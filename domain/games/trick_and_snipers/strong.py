@@ -19,18 +19,18 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from domain.budget import Budget, Iterations
-from domain.cards import Card, cards_json
-from domain.game_type import Rng
 from domain.games.trick_and_snipers import inference
 from domain.games.trick_and_snipers.bots import choose_pass, choose_play
 from domain.games.trick_and_snipers.simulator import Sim, pass_all, share, shown
 from domain.games.trick_and_snipers.state import HAND_SIZES, PASS_COUNT, SNIPE_TOTAL, deck_for
+from domain.kit.game_type import Rng
+from domain.kit.templates import seat_templates
 from domain.search import flat
+from domain.search.budget import Budget, Iterations
 from domain.search.views import cards_of, pairs, plays_of
 from domain.search.worlds import deal_hidden, voids_in
-from domain.templates import seat_templates
-from domain.tricks import Play, highest_of_led
+from domain.shared.cards import Card, cards_json
+from domain.shared.tricks import Play, highest_of_led
 
 DEFAULT_ITERATIONS = 200
 SWAPS = 4  # passing: the basic choice, and each of its cards swapped for one of the next 4

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.cards import cards_json
-from domain.game_view import game_view, you_json
 from domain.games.trick_and_snipers.state import (
     PASS_COUNT,
     State,
@@ -17,9 +15,11 @@ from domain.games.trick_and_snipers.state import (
     to_act,
     trick_number,
 )
-from domain.passing import choices_json
-from domain.tricks import card_turn as turn
-from domain.tricks import led_suit, playable_cards, plays_json
+from domain.kit.game_view import game_view, you_json
+from domain.shared.cards import cards_json
+from domain.shared.passing import choices_json
+from domain.shared.tricks import card_turn as turn
+from domain.shared.tricks import led_suit, playable_cards, plays_json
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:

@@ -8,8 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
-from domain.cards import Card, build_deck, cards_json
-from domain.dealing import (
+from domain.kit.build import build_game
+from domain.kit.decider import Command, Deal, Event, fold
+from domain.kit.dispatch import decide_command, evolver
+from domain.kit.game_state import DEALING
+from domain.kit.game_view import game_view, you_json
+from domain.shared.cards import Card, build_deck, cards_json
+from domain.shared.dealing import (
     DealCommitted,
     DeckSealed,
     HandDealt,
@@ -18,14 +23,9 @@ from domain.dealing import (
     first_leader,
     hand_dealt,
 )
-from domain.decider import Command, Deal, Event, fold
-from domain.dispatch import decide_command, evolver
-from domain.game_kit import build_game
-from domain.game_state import DEALING
-from domain.game_view import game_view, you_json
-from domain.outcome import GameEnded, Outcome, game_ended
-from domain.tricks import PlayCard, Trick, card_played, card_turn, checked_play, plays_json
-from domain.tuples import set_at
+from domain.shared.outcome import GameEnded, Outcome, game_ended
+from domain.shared.tricks import PlayCard, Trick, card_played, card_turn, checked_play, plays_json
+from domain.shared.tuples import set_at
 
 DECK = build_deck(["stars"], range(1, 5))
 

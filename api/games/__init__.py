@@ -1,8 +1,0 @@
-"""The games resource, one blueprint: tables (create, join, list), play (show, act, the
-event log, replays), the live event stream, audit/export, and seed commitments."""
-
-from flask import Blueprint
-
-bp = Blueprint("games", __name__)
-
-from api.games import audit, play, seeds, stream, tables  # noqa: E402,F401  (they register their routes on bp)

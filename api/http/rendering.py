@@ -1,0 +1,37 @@
+"""Events and games as a given caller may see them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from domain.tables.table import Table
+from domain.tables.view import view_table
+from events.audit.chain import timestamp
+from events.event_text import event_json as render_event
+
+__all__ = ["iso", "render_event", "render_game"]
+
+
+def iso(moment: datetime) -> str:
+    """One spelling of a moment everywhere, the one the hash chain covers."""
+    return timestamp(moment)
+
+
+def render_game(
+    game_id: UUID,
+    version: int,
+    table: Table,
+    viewer: int | None,
+    deadlines: Mapping[int, datetime],
+) -> dict[str, Any]:
+    """The game as `viewer` sees it; the seats in `deadlines` (a timed table's turns, as the
+    command that wrote the game or the read that loaded it found them; none in a replay) carry
+    their `deadline`. Reads nothing: what it shows is given."""
+    view = {"id": str(game_id), "version": version, **view_table(table, viewer)}
+    for seat in view["seats"]:
+        if seat["seat"] in deadlines:
+            seat["deadline"] = iso(deadlines[seat["seat"]])
+    return view

@@ -1,0 +1,2 @@
+"""Pages for people: the reference web client (/play) and the spec's pages (/openapi.yaml,
+/docs)."""
