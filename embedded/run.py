@@ -126,7 +126,10 @@ def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
                 rc = 1
                 break
             if not announced:
-                if _port_in_use(settings.port):
+                # With Pushpin in front, its client port listens before its handler does, and a
+                # stream held meanwhile would be cut: ready once the handler's port listens too.
+                handler_up = front is None or _port_in_use(front.control_port)
+                if _port_in_use(settings.port) and handler_up:
                     announced = True
                     print(f"\nCardroom is running at {url}", flush=True)
                     print(f"Play: {url}/play\nAPI docs: {url}/docs\n", flush=True)
