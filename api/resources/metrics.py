@@ -27,7 +27,7 @@ from prometheus_client.registry import Collector
 from api.http.problems import problem_response
 from api.http.request_log import STARTED
 from api.services import services
-from api.streams.game_stream import stream_slots
+from api.streams.hub import stream_slots
 from events.operations import heartbeats, logs, metrics
 from events.results import Committed
 

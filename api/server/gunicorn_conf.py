@@ -88,13 +88,9 @@ def _end_streams_on_shutdown(worker: Any) -> None:
 
 def _close_streams(app: Any) -> None:
     """Ends the games' streams and the players' notice streams."""
-    extensions = getattr(app, "extensions", {})
-    hub = extensions.get("cardroom_streams")
+    hub = getattr(app, "extensions", {}).get("cardroom_streams")
     if hub is not None:
-        hub.notifier.close()
-    notices = extensions.get("cardroom_player_notifier")
-    if notices is not None:
-        notices.close()
+        hub.close()
 
 
 def worker_exit(server: Any, worker: Any) -> None:

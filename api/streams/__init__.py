@@ -1,7 +1,8 @@
 """Event streams, one blueprint: a game's stream and a player's, and the tickets a browser opens
-them with. The handshake (every check before the first byte) is the app's; the events after it
-come from the feeds (`feeds.py`, `live.py`) or from Pushpin (`grip.py`). Open streams are
-counted in Redis (`slots.py`)."""
+them with. The handshake (every check before the first byte) is each stream's own; what follows
+it is the same for both (`serving.py`): served by the API worker, or held by Pushpin
+(`grip.py`). What a process shares between its streams is in `hub.py`: the game feeds
+(`feeds.py`) and the stream counts in Redis (`slots.py`)."""
 
 from flask import Blueprint
 

@@ -7,22 +7,19 @@ the key that opened it (with the key itself, or a ticket the key minted: POST
 /me/stream-ticket, for a browser's EventSource): once the key is rotated it ends, before
 anything more is sent.
 
-Served by the API worker's greenlet, or held by Pushpin (api/streams/grip.py): a player's notices
-are few, so Pushpin is only told that some came (a hint on the player's channel) and comes back
-for them. Either way each wake-up is one statement (is the key still the player's, and what came
-after the last number sent).
+What follows the handshake is the same on both paths (api/streams/serving.py). A player's
+notices are few, so through Pushpin the publisher only hints that some came, on the player's
+channel, and Pushpin comes back for them. Either way each read is one statement (is the key
+still the player's, and what came after the last number sent).
 """
 
 from __future__ import annotations
 
-import re
-import threading
-import time
-from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from flask import Response, current_app, jsonify, request
+from flask import Response, jsonify
 from flask.typing import ResponseReturnValue
 
 from api.http.auth import MAX_TOKEN_LENGTH, bearer_token, current_player
@@ -32,36 +29,45 @@ from api.http.rendering import iso
 from api.http.requests import query
 from api.schemas.players import NoticeStreamQuery
 from api.services import services
-from api.streams import bp
-from api.streams import grip as grip
-from api.streams.game_stream import (
-    HEADERS,
-    acquired,
-    stale_seconds,
-    stream_hub,
-    tickets,
-    told_publisher,
-)
-from api.streams.live import preamble
+from api.streams import bp, grip
+from api.streams.game_stream import tickets
+from api.streams.serving import Batch, held_now, held_part, not_as_held, opened, resume_point
 from events import json_text
-from events.bootstrap import new_notifier
 from events.credentials import token_hash
-from events.event_text import sse_comment
 from events.player_records import NoticeRow
 from events.players import Players
-from events.stream_channels import (
-    CREDENTIAL,
-    PLAYER,
-    STREAM,
-    credential_channel,
-    player_channel,
-)
-from events.wakeups import PLAYER_CHANNEL, Notifier
+from events.stream_channels import PLAYER, player_channel
+from events.wakeups import PLAYER_CHANNEL
 
 BATCH = 200
-LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
 NOTICE_STREAM_QUERY = NoticeStreamQuery()
-_NOTIFIER_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class NoticeSource:
+    """A player's notices, for as long as the key hashing to `credential` is the player's."""
+
+    player: UUID
+    credential: str
+    players: Players
+    notified_on: str = PLAYER_CHANNEL
+    starts: str = "notices after"
+    game: None = None  # its key's rotation is the player's, not a game's
+
+    @property
+    def subject(self) -> UUID:
+        return self.player
+
+    def read(self, after: int, generation: object | None) -> Batch:
+        valid, notices = self.players.notices_for_key(self.player, self.credential, after, BATCH)
+        last = notices[-1].number if notices else after
+        text = "".join(_frame(notice) for notice in notices)
+        return Batch(text, last, len(notices) == BATCH, revoked=not valid)
+
+    def held_on(self) -> tuple[str, str]:
+        """The player's channel (a hint there, which never follows the position held, brings
+        Pushpin back); and a next link that is the same for every notice stream."""
+        return player_channel(self.player), f"/me/stream?lease={grip.sign({'notices': True})}"
 
 
 @bp.get("/me/stream")
@@ -70,34 +76,14 @@ def my_stream() -> ResponseReturnValue:
     params = query(NOTICE_STREAM_QUERY)
     if "lease" in params:
         return _next_part(params["lease"])
-    svc = services()
     if "ticket" in params:
         player_id, credential = _ticket_holder(params["ticket"])
     else:
         player_id, credential = _key_holder(bearer_token() or params.get("access_token"))
-    after = _resume_point(params.get("after", 0))
+    after = resume_point(params.get("after", 0), "a notice number", 18)
     owners = [f"address-{client_address()}", f"credential-{credential[:32]}"]
-    slots = stream_hub().slots
-    settings = svc.settings
-    if grip.through_pushpin():
-        slot = acquired(slots, owners, True, pushpin=True)
-        own = told_publisher(slot, None, None)
-        return _part(player_id, credential, after, first=True, own=own)
-    lifetime = stale_seconds(settings)
-    slot = acquired(slots, owners, True, pushpin=False)
-    body = notice_stream(
-        player_id,
-        credential,
-        after,
-        svc.players,
-        _notifier(),
-        settings.stream_heartbeat_seconds,
-        settings.stream_max_seconds,
-        lambda: slots.renew(slot, lifetime),
-    )
-    response = Response(body, mimetype="text/event-stream", headers=HEADERS)
-    response.call_on_close(lambda: slots.release(slot))
-    return response
+    source = NoticeSource(player_id, credential, services().players)
+    return opened(source, after, owners, seated=True)
 
 
 @bp.post("/me/stream-ticket")
@@ -133,83 +119,24 @@ def _ticket_holder(ticket: str) -> tuple[UUID, str]:
     return redeemed
 
 
-def _part(player: UUID, credential: str, after: int, first: bool, own: list[str]) -> Response:
-    """What Pushpin sends next on a held notice stream: every notice after `after`, read with
-    the key's validity in one statement. A hint on the player's channel, which never follows
-    the position held there, brings Pushpin back for more."""
-    text, last = [preamble(after, "notices after")] if first else [], after
-    while True:
-        players = services().players
-        valid, notices = players.notices_for_key(player, credential, last, BATCH)
-        if not valid:  # the key was rotated: nothing more for it
-            return Response("", mimetype="text/event-stream", headers=HEADERS)
-        text += [_frame(notice) for notice in notices]
-        last = notices[-1].number if notices else last
-        if len(notices) < BATCH:
-            break
-    response = Response("".join(text), mimetype="text/event-stream", headers=HEADERS)
-    held: list[tuple[str, int | None]] = [(player_channel(player), last)]
-    held.append((credential_channel(credential), 0))
-    held += [(name, 0) for name in own]
-    link = f"/me/stream?lease={grip.sign({'notices': True})}"
-    return grip.hold(response, held, link, services().settings.stream_heartbeat_seconds)
-
-
 def _next_part(token: str) -> Response:
-    """Pushpin, back for a notice stream: whose it is and where it stands are its channels'
-    positions (Grip-Last); the link is the same for every notice stream."""
-    lease = grip.verified(token) if grip.through_pushpin() else None
+    """Pushpin, back for a notice stream."""
+    lease = grip.verified(token)
     if lease is None or "notices" not in lease:
         raise Problem("unauthorized", "the lease is unknown or expired")
-    credential, player, last = None, None, ""
-    for name, position in grip.last_ids().items():
-        if name.startswith(CREDENTIAL):
-            credential = name.removeprefix(CREDENTIAL)
-        elif name.startswith(PLAYER):
-            player, last = name.removeprefix(PLAYER), position
-    if credential is None or player is None or not last.isdigit():
-        raise Problem("unauthorized", "the stream's channels are not as the app held them")
-    own = [name for name in grip.last_ids() if name.startswith(STREAM)]
-    return _part(UUID(player), credential, int(last), first=False, own=own)
+    held = held_now(lambda name: _player_of(name) is not None, digits=18)
+    player = _player_of(held.channel)
+    if held.credential is None or player is None:
+        raise not_as_held()
+    source = NoticeSource(player, held.credential, services().players)
+    return held_part(source, held.last, first=False, own=held.own)
 
 
-def notice_stream(
-    player_id: UUID,
-    credential: str,
-    after: int,
-    players: Players,
-    notifier: Notifier,
-    heartbeat: float,
-    max_seconds: float,
-    renew: Callable[[], None] = lambda: None,
-) -> Iterator[str]:
-    """SSE text: the notices after number `after`, then each new one, until the key hashing to
-    `credential` is no longer the player's (or `max_seconds` pass, or the server shuts down).
-    Subscribes before the first read, so no notice can slip between a read and the wait."""
-    with notifier.subscribe(player_id) as subscription:
-        yield preamble(after, "notices after")
-        last, started = after, time.monotonic()
-        last_comment = started
-        while True:
-            valid, notices = players.notices_for_key(player_id, credential, last, BATCH)
-            if not valid or notifier.closed:
-                return  # the key was rotated: nothing more for it
-            if notices:
-                yield "".join(_frame(notice) for notice in notices)
-                last = notices[-1].number
-                if len(notices) == BATCH:
-                    continue
-            now = time.monotonic()
-            if max_seconds and now - started >= max_seconds:
-                return
-            if now - last_comment >= heartbeat:
-                yield sse_comment("keep-alive")
-                renew()
-                last_comment = now
-            wait = min(notifier.poll_timeout(heartbeat), last_comment + heartbeat - now)
-            if max_seconds:
-                wait = min(wait, started + max_seconds - now)
-            subscription.wait(max(0.0, wait))
+def _player_of(channel: str) -> UUID | None:
+    try:
+        return UUID(channel.removeprefix(PLAYER)) if channel.startswith(PLAYER) else None
+    except ValueError:
+        return None
 
 
 def notice_json(notice: NoticeRow) -> dict[str, Any]:
@@ -226,26 +153,3 @@ def notice_json(notice: NoticeRow) -> dict[str, Any]:
 def _frame(notice: NoticeRow) -> str:
     data = json_text.dumps(notice_json(notice)).decode("utf-8")
     return f"id: {notice.number}\nevent: {notice.kind}\ndata: {data}\n\n"
-
-
-def _notifier() -> Notifier:
-    """This process's one LISTEN on the players' channel, started with its first stream."""
-    with _NOTIFIER_LOCK:
-        notifier: Notifier | None = current_app.extensions.get("cardroom_player_notifier")
-        if notifier is None:
-            notifier = new_notifier(services().settings.database_url, PLAYER_CHANNEL)
-            current_app.extensions["cardroom_player_notifier"] = notifier
-        return notifier
-
-
-def _resume_point(from_query: int) -> int:
-    header = request.headers.get("Last-Event-ID")
-    if not header:
-        return from_query
-    if not LAST_EVENT_ID.fullmatch(header):
-        raise Problem(
-            "validation-error",
-            "Last-Event-ID must be a notice number",
-            errors={"Last-Event-ID": ["must be 1-18 digits"]},
-        )
-    return int(header)

@@ -2,7 +2,7 @@
 credentials that may still watch the game as a seat (the hashes of its seat tokens and of its
 seated players' keys), in one statement, so both are of one moment: a token rotated or revoked
 before the statement ran is missing, and no event committed after it is there. A stream whose
-credential is missing ends before it is sent anything more (api/streams/live.py,
+credential is missing ends before it is sent anything more (api/streams/serving.py,
 api/streams/game_stream.py)."""
 
 from __future__ import annotations

@@ -16,9 +16,10 @@ import requests
 from werkzeug.serving import make_server
 
 from api import create_app
-from api.streams.game_stream import stream_hub
+from api.streams.hub import stream_hub
 from domain.kit.templates import action_from_template
 from events.postgres.notifications import GameNotifier
+from events.wakeups import GAME_CHANNEL
 from testing.sse import Stream
 from tests.api.knowledge import cards_of, cards_shown
 from tests.api.play import join_body
@@ -40,11 +41,8 @@ def serving(settings) -> Iterator[str]:
         yield f"http://127.0.0.1:{httpd.server_port}"
     finally:
         hub = app.extensions.get("cardroom_streams")
-        notices = app.extensions.get("cardroom_player_notifier")
-        for notifier in (hub and hub.notifier, notices):
-            if notifier is not None:
-                notifier.close()  # open streams end at once
-        if hub is not None or notices is not None:
+        if hub is not None:
+            hub.close()  # open streams end at once
             time.sleep(0.2)
         httpd.shutdown()
         app.extensions["cardroom"].pool.close()
@@ -242,7 +240,8 @@ def test_a_server_holding_all_the_streams_it_may_answers_503_with_retry_after(se
 def test_streams_still_get_every_event_by_polling_while_notifications_are_down(settings):
     with serving(dataclasses.replace(settings, stream_heartbeat_seconds=30)) as url:
         hub = stream_hub_of(serving.app)
-        hub.notifier = GameNotifier("postgresql://nobody@127.0.0.1:1/none")  # cannot listen
+        cannot_listen = GameNotifier("postgresql://nobody@127.0.0.1:1/none")
+        hub.notifiers[GAME_CHANNEL] = cannot_listen
         created = new_game(url, [{"kind": "human", "name": "A"}, {"kind": "open"}, *bots(1)])
         stream = Stream(f"{url}/games/{created['id']}/events/stream")
         before = [e for _, e in zip(range(created["version"]), stream.events(), strict=False)]
@@ -251,7 +250,7 @@ def test_streams_still_get_every_event_by_polling_while_notifications_are_down(s
         started = time.monotonic()
         joined = next(stream.events())
         stream.close()
-        hub.notifier.close()
+        cannot_listen.close()
     assert len(before) == created["version"] and joined["event"] == "SeatJoined"
     assert time.monotonic() - started < 5  # the 1 s fallback poll, not the 30 s heartbeat
 
