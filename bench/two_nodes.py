@@ -31,7 +31,8 @@ from bench.paced_play import PacedPlay
 from bench.players import parse_time
 from bench.service import free_port, second_api, serving, started_service
 from bench.stats import percentile
-from embedded.pushpin import PushpinSetup, command
+from embedded.pushpin import PushpinSetup, command, pushpin_key
+from events.operations.settings import load_settings
 from testing.sse import Stream
 
 GOAL_P95_MS = 250.0
@@ -106,7 +107,9 @@ def main() -> int:
         settings_b = {"TRUSTED_PROXIES": "1", "RATE_LIMITS": "off", "MAX_STREAMS_PER_CLIENT": "0"}
         with second_api(node_a, settings_b) as api_b:
             directory = Path(tempfile.mkdtemp(prefix="cardroom-pushpin-b-"))
-            setup = PushpinSetup(directory, free_port(), api_b.split("//")[1], control_b)
+            # Node A's signing key, which API B shares: Pushpin B signs with a key derived from it.
+            key = pushpin_key(load_settings(dict(os.environ, DATA_DIR=node_a.data_dir)))
+            setup = PushpinSetup(directory, free_port(), api_b.split("//")[1], control_b, key)
             with serving(command(setup), setup.port, dict(os.environ)) as pushpin_b:
                 return run(args, node_a.url, pushpin_b.url, port_a)
 

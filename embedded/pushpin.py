@@ -8,17 +8,21 @@ every proxied request fails with `error` in the proxy's log. Every ZeroMQ socket
 the rundir, so several Pushpins run side by side on one machine, each with its own ports.
 
 `python -m embedded.pushpin DIR PORT ORIGIN CONTROL_PORT` writes the configuration and runs
-Pushpin in the foreground, listening on every interface (docker/compose.yaml's `pushpin`).
+Pushpin in the foreground, listening on every interface (docker/compose.yaml's `pushpin`), with the
+key it signs its requests with derived from the settings' signing key (AUDIT_KEY_FILE).
 """
 
 from __future__ import annotations
 
 import os
-import secrets
 import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from events import stream_channels
+from events.audit.signing import load_or_create_signer
+from events.operations.settings import Settings, settings_or_exit
 
 PUSHPIN = "pushpin"
 LIBDIR = "/usr/lib/pushpin"  # Debian's: internal.conf
@@ -30,6 +34,7 @@ class PushpinSetup:
     port: int  # where clients connect
     origin: str  # host:port of the API
     control_port: int  # the control API: publish, recover
+    sig_key: str  # what it signs its requests to the API with (pushpin_key, below)
     max_connections: int = 50_000  # Pushpin's capacity: client connections, streams or not
     host: str = "127.0.0.1"  # what the client port and the control API listen on
 
@@ -40,6 +45,12 @@ class PushpinSetup:
     @property
     def config_path(self) -> Path:
         return self.directory / "pushpin.conf"
+
+
+def pushpin_key(settings: Settings) -> str:
+    """The key the API checks Pushpin's requests with (api/http/pushpin.py): derived from the
+    signing key, which is created here if this Pushpin starts first."""
+    return stream_channels.pushpin_key(load_or_create_signer(settings.audit_key_path))
 
 
 def available() -> bool:
@@ -83,7 +94,7 @@ accept_pushpin_route=false
 log_from=false
 log_user_agent=false
 sig_iss=pushpin
-sig_key={secrets.token_hex(32)}
+sig_key={setup.sig_key}
 upstream_key=
 updates_check=off
 zurl_out_specs={ipc}pushpin-zurl-in
@@ -119,7 +130,8 @@ def command(setup: PushpinSetup) -> list[str]:
 
 def main(argv: list[str]) -> None:
     directory, port, origin, control = argv[1:5]
-    setup = PushpinSetup(Path(directory), int(port), origin, int(control), host="0.0.0.0")
+    key = pushpin_key(settings_or_exit())
+    setup = PushpinSetup(Path(directory), int(port), origin, int(control), key, host="0.0.0.0")
     os.execvp(PUSHPIN, command(setup))
 
 

@@ -50,7 +50,10 @@ def pushpin_setup(settings: Settings) -> pushpin.PushpinSetup | None:
     origin = f"{HOST}:{settings.port + 1}"
     # Pushpin's own limit is the capacity: it holds MAX_STREAMS, and connections beyond them
     connections = settings.max_streams + CONNECTIONS_BEYOND_STREAMS
-    return pushpin.PushpinSetup(directory, settings.port, origin, settings.port + 2, connections)
+    key = pushpin.pushpin_key(settings)
+    return pushpin.PushpinSetup(
+        directory, settings.port, origin, settings.port + 2, key, max_connections=connections
+    )
 
 
 def worker_commands(settings: Settings) -> list[list[str]]:

@@ -4,7 +4,7 @@
 Each event of a game is published once per viewer channel: one per seat, one for spectators.
 A stream also listens on its credential's channel (seats), and on a channel of its own when it
 must end on time; a close published there ends it. A player's notice stream listens on the
-player's channel.
+player's channel. Pushpin signs its requests to the API with a key derived from the signing key.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from __future__ import annotations
 from uuid import UUID
 
 import redis
+
+from events.audit.signing import HeadSigner
 
 KEY_SECONDS = 86400  # a game's watched credentials are forgotten a day after the last joined
 
@@ -66,3 +68,14 @@ def watch(connection: redis.Redis, prefix: str, game_id: UUID, credential: str) 
 
 def end_at(connection: redis.Redis, prefix: str, slot: str, when: float) -> None:
     connection.zadd(ends_key(prefix), {slot: when})
+
+
+PUSHPIN_KEY_PURPOSE = "cardroom/pushpin-requests"  # events.audit.signing.HeadSigner.derived_secret
+PUSHPIN_ISSUER = "pushpin"  # the `iss` of the requests Pushpin signs (its `sig_iss`)
+
+
+def pushpin_key(signer: HeadSigner) -> str:
+    """The key Pushpin signs its requests to the API with (its `sig_key`), derived from the
+    signing key: every API process and every Pushpin of a deployment agree on it, and no other
+    file holds it."""
+    return signer.derived_secret(PUSHPIN_KEY_PURPOSE).hex()

@@ -21,6 +21,7 @@ from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter, RouteLimit
 
 from api.http.limit_buckets import buckets_of, install_buckets
+from api.http.pushpin import through_pushpin
 from events.operations import metrics
 from events.operations.settings import Settings
 
@@ -154,7 +155,7 @@ def _limits(limiter: Limiter, settings: Settings, kind: str) -> RouteLimit:
 def _pushpin_coming_back() -> bool:
     """Pushpin asking a held stream's next link (api/streams/grip.py): the client's stream was
     counted when it opened, and a forged lease is refused at once."""
-    return "lease" in request.args and "Grip-Sig" in request.headers
+    return "lease" in request.args and through_pushpin()
 
 
 def _count_breach(limit: str) -> None:

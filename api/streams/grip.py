@@ -1,7 +1,8 @@
 """Streams that Pushpin holds (GRIP): the instructions that hand a stream to Pushpin once the
 app's handshake is done, and the next link that Pushpin comes back to for what a stream missed.
 
-A request came through Pushpin when it carries `Grip-Sig`. The app answers it as it answers any
+A request came through Pushpin when it carries a `Grip-Sig` Pushpin signed (api/http/pushpin.py).
+The app answers it as it answers any
 client (the backlog after the resume point), plus instructions that Pushpin strips: hold the
 connection open (`Grip-Hold: stream`) on these channels, send `: keep-alive` every heartbeat,
 and come back to this next link (`Grip-Link`) when a published item does not follow the last
@@ -27,6 +28,7 @@ from typing import Any
 
 from flask import Response, request
 
+from api.http.pushpin import through_pushpin
 from api.services import services
 
 IDLE_SECONDS = 300  # Pushpin comes back for an idle stream after this long (±25 %)
@@ -35,10 +37,6 @@ IDLE_SECONDS = 300  # Pushpin comes back for an idle stream after this long (±2
 LEASE_LIFETIME = 300
 LEASE_WINDOW = 3600  # leases signed within one window are the same: their expiry is its end
 LEASE_PURPOSE = "cardroom/stream-leases"  # events.audit.signing.HeadSigner.derived_secret
-
-
-def through_pushpin() -> bool:
-    return "Grip-Sig" in request.headers
 
 
 def sign(lease: dict[str, Any]) -> str:

@@ -21,6 +21,7 @@ from uuid import UUID
 from flask import Response, request
 
 from api.http.problems import Problem
+from api.http.pushpin import through_pushpin
 from api.services import services
 from api.streams import grip
 from api.streams.hub import acquired, stale_seconds, stream_hub
@@ -71,7 +72,7 @@ class Source(Protocol):
 
 def opened(source: Source, after: int, owners: list[str], seated: bool) -> Response:
     """The stream, on the path the request came by, counted against its owners' caps."""
-    pushpin = grip.through_pushpin()
+    pushpin = through_pushpin()
     slot = acquired(owners, seated, pushpin)
     if pushpin:
         return held_part(source, after, first=True, own=told_publisher(slot, source))

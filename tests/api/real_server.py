@@ -16,7 +16,7 @@ from pathlib import Path
 
 import requests
 
-from embedded.pushpin import PushpinSetup, command
+from embedded.pushpin import PushpinSetup, command, pushpin_key
 from events.operations.settings import Settings
 from tests.api.conftest import ROOT
 
@@ -107,7 +107,8 @@ def pushpin_serving(settings: Settings, directory: Path, **environment: str) -> 
     # name keeps its counts (and jobs, served by its worker) from every other test's.
     settings = dataclasses.replace(settings, queue_name=f"{settings.queue_name}-{directory.name}")
     with gunicorn_serving(settings, TRUSTED_PROXIES="1", **environment) as api:
-        setup = PushpinSetup(directory, free_port(), f"127.0.0.1:{api.port}", free_port())
+        key = pushpin_key(settings)
+        setup = PushpinSetup(directory, free_port(), f"127.0.0.1:{api.port}", free_port(), key)
         front = start_pushpin(setup)
         worker = start_worker(settings, PUSHPIN_URLS=setup.control_url, **environment)
         try:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import psutil
 import pytest
 
-from embedded.pushpin import PushpinSetup
+from embedded.pushpin import PushpinSetup, pushpin_key
 from testing.sse import Stream
 from tests.api.conftest import start_worker, stop_worker
 from tests.api.real_server import (
@@ -46,7 +46,8 @@ def nodes(settings, tmp_path_factory) -> Iterator[list[Node]]:
                 gunicorn_serving(settings, TRUSTED_PROXIES="1", **ENVIRONMENT)
             )
             directory = tmp_path_factory.mktemp(f"pushpin-{name}")
-            setup = PushpinSetup(directory, free_port(), f"127.0.0.1:{api.port}", free_port())
+            origin, key = f"127.0.0.1:{api.port}", pushpin_key(settings)
+            setup = PushpinSetup(directory, free_port(), origin, free_port(), key)
             process = start_pushpin(setup)
             stack.callback(stop_pushpin, process)
             wait_until_up(setup.port)
