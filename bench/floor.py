@@ -45,8 +45,9 @@ import psycopg
 from bench import server_procs
 from bench.floor_app import SCHEMA
 from bench.players import Api, BenchError, TablePlayer, Tally, expect
-from bench.service import Server, Service, free_port, serving, started_service
+from bench.service import Server, Service, serving, started_service
 from bench.stats import Progress, ms, percentile
+from embedded.ports import free_port
 from events.operations.settings import load_settings
 
 GOAL_RATIO = 0.6  # the 0.8 once asked for is out of reach of any Flask/gunicorn/psycopg service

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -17,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import requests
+
+from embedded.ports import free_port
 
 REPO = Path(__file__).resolve().parents[1]
 READY_TIMEOUT = 120.0
@@ -37,19 +38,13 @@ class Server:
     process: subprocess.Popen[bytes]
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @contextmanager
 def started_service(settings: dict[str, str] | None = None) -> Iterator[Service]:
     """`python -m embedded.run` on a free port with a throwaway DATA_DIR (or the DATABASE_URL /
     REDIS_URL of the environment); stopped, and its dir removed, on exit. A bench drives many
     games from one address, so rate limits are off unless `settings` say otherwise."""
     tmp = tempfile.mkdtemp(prefix="cardroom-bench-")
-    port = free_port()
+    port = free_port(span=3)  # with Pushpin in front, the API and its control API follow it
     env = dict(os.environ, DATA_DIR=tmp, PORT=str(port), PYTHONUNBUFFERED="1")
     env.setdefault("RATE_LIMITS", "off")
     # The API's workers hold the streams unless the bench asks for Pushpin in front (`make run`

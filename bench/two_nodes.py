@@ -29,8 +29,9 @@ import requests
 
 from bench.paced_play import PacedPlay
 from bench.players import parse_time
-from bench.service import free_port, second_api, serving, started_service
+from bench.service import second_api, serving, started_service
 from bench.stats import percentile
+from embedded.ports import free_port
 from embedded.pushpin import PushpinSetup, command, pushpin_key
 from events.operations.settings import load_settings
 from testing.sse import Stream

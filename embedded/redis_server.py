@@ -13,6 +13,7 @@ from pathlib import Path
 import psutil
 
 from embedded.common import READY_TIMEOUT, log, missing
+from embedded.ports import free_port
 
 REDIS_CONF = """\
 # Written by embedded/redis_server.py on every start; edits are overwritten.
@@ -59,12 +60,6 @@ def _port_free(port: int) -> bool:
     return True
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def ensure_redis(redis_dir: Path, stoppers: list[Callable[[], None]], owner: bool) -> str:
     redis_dir.mkdir(parents=True, exist_ok=True)
     port_file = redis_dir / "port"
@@ -79,7 +74,7 @@ def ensure_redis(redis_dir: Path, stoppers: list[Callable[[], None]], owner: boo
 
     port = int(port_file.read_text()) if port_file.exists() else 0
     if not port or not _port_free(port):
-        port = _free_port()
+        port = free_port()
         port_file.write_text(f"{port}\n")
     conf = redis_dir / "redis.conf"
     conf.write_text(REDIS_CONF.format(port=port, dir=redis_dir))

@@ -16,8 +16,9 @@ import pytest
 import redis
 from rq import Queue, Worker
 
+from embedded.ports import free_port
 from events.operations.settings import Settings
-from tests.api.real_server import free_port, gunicorn_serving
+from tests.api.real_server import gunicorn_serving
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "docker" / "healthcheck.py"

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import socket
 import subprocess
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 import psycopg
 import pytest
 import redis
 
+from embedded.ports import free_port
 from embedded.services import ensure_services, stop_embedded
 
 pytestmark = [
@@ -139,3 +142,11 @@ def test_a_stopped_database_is_a_fast_503_and_the_api_recovers_by_itself(tmp_pat
         if app is not None:
             app.extensions["cardroom"].pool.close()
         services.stop()
+
+
+def test_free_ports_asked_in_a_row_can_all_be_bound():
+    port = free_port(span=3)
+    with ExitStack() as held:
+        for offset in range(3):  # raises if any of them is taken
+            sock = held.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+            sock.bind(("127.0.0.1", port + offset))

@@ -16,8 +16,8 @@ import psutil
 import pytest
 import requests
 
+from embedded.ports import free_port
 from embedded.procs import Supervised
-from tests.api.real_server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 EXIT_3 = [sys.executable, "-c", "import sys; sys.exit(3)"]

@@ -16,7 +16,7 @@ from pathlib import Path
 import psutil
 import requests
 
-from embedded.redis_server import _free_port as free_port
+from embedded.ports import free_port
 from testing.chaos.servers import RedisServer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import redis
 
-from embedded.redis_server import _free_port
+from embedded.ports import free_port
 
 
 def redis_executable() -> str | None:
@@ -34,7 +34,7 @@ class RedisServer:
         self.executable = executable
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen[bytes] | None = None
 

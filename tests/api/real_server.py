@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -16,15 +15,10 @@ from pathlib import Path
 
 import requests
 
+from embedded.ports import free_port
 from embedded.pushpin import PushpinSetup, command, pushpin_key
 from events.operations.settings import Settings
 from tests.api.conftest import ROOT
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass(frozen=True)
