@@ -4,21 +4,17 @@
 
 import { api } from "./api.js";
 import { eventTypes } from "./catalog.js";
+import { ReopeningStream } from "./reopening.js";
 
-const MAX_BACKOFF_MS = 5000;
-
-export class LiveStream {
+export class LiveStream extends ReopeningStream {
   // onEvent(event) for each event in order; onGap() when events may have been missed;
   // onState(text) with "live", "reconnecting", "ended".
   constructor(gameId, token, { after, onEvent, onGap, onState }) {
+    super();
     this.gameId = gameId;
     this.token = token;
     this.last = after;
     this.handlers = { onEvent, onGap, onState };
-    this.backoff = 250;
-    this.closed = false;
-    this.source = null;
-    this.timer = null;
   }
 
   async open() {
@@ -34,25 +30,18 @@ export class LiveStream {
       return this.retry();
     }
     if (this.closed) return;
-    const source = new EventSource(url);
-    this.source = source;
-    source.onopen = () => {
-      this.backoff = 250;
-      this.handlers.onState("live");
-    };
-    const receive = (message) => this.receive(message);
-    for (const type of eventTypes()) source.addEventListener(type, receive);
-    source.onmessage = receive; // an event type this page does not know yet
-    source.onerror = () => {
-      if (this.closed) return;
-      // A spectator's source retries on its own, with Last-Event-ID; a ticket is spent.
-      if (this.token || source.readyState === EventSource.CLOSED) {
-        source.close();
-        this.retry();
-      } else {
-        this.handlers.onState("reconnecting");
-      }
-    };
+    this.listen(url, eventTypes(), {
+      onOpen: () => this.handlers.onState("live"),
+      onError: (source) => {
+        // A spectator's source retries on its own, with Last-Event-ID; a ticket is spent.
+        if (this.token || source.readyState === EventSource.CLOSED) {
+          source.close();
+          this.retry();
+        } else {
+          this.handlers.onState("reconnecting");
+        }
+      },
+    });
   }
 
   receive(message) {
@@ -70,21 +59,12 @@ export class LiveStream {
   }
 
   retry() {
-    if (this.closed) return;
-    this.handlers.onState("reconnecting");
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.open(), this.backoff);
-    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+    if (!this.closed) this.handlers.onState("reconnecting");
+    super.retry();
   }
 
   end() {
     this.close();
     this.handlers.onState("ended");
-  }
-
-  close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    if (this.source) this.source.close();
   }
 }

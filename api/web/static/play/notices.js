@@ -8,12 +8,12 @@
 // older than the tables just read are recognised by their game's version, not by their time.
 
 import { api } from "./api.js";
+import { ReopeningStream } from "./reopening.js";
 
 export const NOTICE_KINDS = [
   "your_turn", "game_started", "game_ended", "invited", "timed_out", "seat_lost",
   "match_found", "endpoint_disabled",
 ];
-const MAX_BACKOFF_MS = 5000;
 const LAST = "cardroom.notices.";
 
 function lastKept(playerId) {
@@ -24,18 +24,15 @@ function lastKept(playerId) {
   }
 }
 
-export class NoticeStream {
+export class NoticeStream extends ReopeningStream {
   // onNotice(notice) for each notice once, in order; onKeyRefused() when the key no longer
   // works (replaced on another device).
   constructor({ id, key }, { onNotice, onKeyRefused = () => {} }) {
+    super();
     this.playerId = id;
     this.key = key;
     this.last = lastKept(id); // the last notice's id received here
     this.handlers = { onNotice, onKeyRefused };
-    this.backoff = 250;
-    this.closed = false;
-    this.source = null;
-    this.timer = null;
   }
 
   async open() {
@@ -48,17 +45,13 @@ export class NoticeStream {
       return this.retry();
     }
     if (this.closed) return;
-    const source = new EventSource(`/me/stream?ticket=${encodeURIComponent(ticket)}&after=${this.last}`);
-    this.source = source;
-    source.onopen = () => (this.backoff = 250);
-    const receive = (message) => this.receive(message);
-    for (const kind of NOTICE_KINDS) source.addEventListener(kind, receive);
-    source.onmessage = receive; // a kind this page does not know yet
-    source.onerror = () => {
-      if (this.closed) return;
-      source.close(); // its ticket is spent: a new one, resuming after the last notice
-      this.retry();
-    };
+    const url = `/me/stream?ticket=${encodeURIComponent(ticket)}&after=${this.last}`;
+    this.listen(url, NOTICE_KINDS, {
+      onError: (source) => {
+        source.close(); // its ticket is spent: a new one, resuming after the last notice
+        this.retry();
+      },
+    });
   }
 
   receive(message) {
@@ -76,21 +69,8 @@ export class NoticeStream {
     this.handlers.onNotice(notice);
   }
 
-  retry() {
-    if (this.closed) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.open(), this.backoff);
-    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
-  }
-
   refused() {
     this.close();
     this.handlers.onKeyRefused();
-  }
-
-  close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    if (this.source) this.source.close();
   }
 }
