@@ -25,6 +25,7 @@ class LeaderboardQuery(Schema):
 
 class NoticeStreamQuery(Schema):
     after = fields.Integer(validate=validate.Range(0, 2**62))
-    access_token = fields.String(validate=validate.Length(1, 256))
-    ticket = fields.String(validate=validate.Length(1, 256))
+    # Credentials (the spec's security schemes): an empty, overlong or unknown one is 401.
+    access_token = fields.String()
+    ticket = fields.String()
     lease = fields.String(validate=validate.Length(1, 2048))  # Pushpin's next link

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
 import requests
 
 from testing.sse import Stream
@@ -164,3 +165,9 @@ def test_a_ticket_needs_a_players_key(server):
     for headers in ({}, {"Authorization": "Bearer pk_no"}):
         refused = requests.post(f"{server}/me/stream-ticket", headers=headers, timeout=10)
         assert refused.status_code == 401
+
+
+@pytest.mark.parametrize("credential", ["ticket=", "access_token=", f"ticket={'t' * 300}"])
+def test_an_empty_or_overlong_ticket_or_key_in_the_url_is_unauthorized(server, credential):
+    response = requests.get(f"{server}/me/stream?{credential}", timeout=10)
+    assert response.status_code == 401 and response.json()["code"] == "unauthorized"
