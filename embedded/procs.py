@@ -29,7 +29,7 @@ class StopSignal:
         self.event.set()
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     # Linux: the child gets SIGTERM if the launcher is killed outright (no orphaned servers).
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
@@ -43,7 +43,7 @@ def spawn(cmd: Sequence[str], env: Mapping[str, str]) -> subprocess.Popen[bytes]
         env=dict(env),
         stdin=subprocess.DEVNULL,
         start_new_session=True,
-        preexec_fn=_die_with_parent,
+        preexec_fn=die_with_parent,
     )
 
 

@@ -1,5 +1,8 @@
-"""Pushpin in front of the API: its configuration, written under a directory of its own, and
-the command that starts it as an ordinary user.
+"""Pushpin behind HAProxy, holding the event streams (docker/haproxy.cfg sends it the stream
+routes and nothing else): its configuration, written under a directory of its own, and the
+command that starts it as an ordinary user. HAProxy sets X-Forwarded-For; Pushpin passes it on
+unchanged, and reaches the API nodes through HAProxy's inner door (ORIGIN), which balances over
+the healthy ones.
 
 Debian's package runs Pushpin as a system service beside a zurl service. Started by hand, it
 needs its own rundir and logdir, zurl among its services (Pushpin reaches the API through
@@ -87,8 +90,8 @@ debug=false
 auto_cross_origin=false
 accept_x_forwarded_protocol=false
 set_x_forwarded_protocol=proto-only
-x_forwarded_for=truncate:0,append
-x_forwarded_for_trusted=truncate:0,append
+x_forwarded_for=
+x_forwarded_for_trusted=
 orig_headers_need_mark=
 accept_pushpin_route=false
 log_from=false

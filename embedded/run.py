@@ -1,10 +1,15 @@
 """`python -m embedded.run` (behind `make run`): services, migrations, API and worker.
 
-It supervises what it starts: an API (gunicorn master) or worker process that dies is started
-again, after 0.5 s doubling to 10 s while it keeps dying soon after each start (the delay resets
-once it has stayed up 30 s); each restart is logged with the exit status and the restart count.
-It gives up, exit status 1, only when the API dies soon after its start 5 times in a row (e.g.
-its port is taken). Ctrl-C (or SIGTERM) stops the API and the workers, then the embedded servers
+One box by default: the API on PORT holds its own event streams. With NODES=2 (up to 4) or
+FANOUT=pushpin: HAProxy on PORT in front of that many API nodes, with Pushpin behind it for the
+stream routes only (embedded/front_door.py, docker/haproxy.cfg, docs/scaling.md).
+
+It supervises what it starts: an API (gunicorn master), HAProxy, Pushpin or worker process that
+dies is started again, after 0.5 s doubling to 10 s while it keeps dying soon after each start
+(the delay resets once it has stayed up 30 s); each restart is logged with the exit status and
+the restart count.
+It gives up, exit status 1, only when an API node or HAProxy dies soon after its start 5 times in
+a row (e.g. its port is taken). Ctrl-C (or SIGTERM) stops them all, then the embedded servers
 this launcher owns; a second Ctrl-C kills the app processes at once.
 """
 
@@ -16,9 +21,9 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
+from dataclasses import dataclass
 
-from embedded import pushpin
+from embedded import front_door, pushpin
 from embedded.common import log
 from embedded.procs import StopSignal, Supervised, terminate
 from embedded.services import Services, ensure_services
@@ -28,7 +33,7 @@ from events.operations.settings import CONNECTIONS_BEYOND_STREAMS, Settings, set
 HOST = "127.0.0.1"
 START_TIMEOUT = 60.0
 API = "API (gunicorn)"
-API_GIVE_UP = 5  # quick deaths in a row: the API cannot start (e.g. its port is taken)
+GIVE_UP = 5  # quick deaths in a row: an API or HAProxy cannot start (e.g. its port is taken)
 
 
 def gunicorn_command(port: int) -> list[str]:
@@ -38,22 +43,6 @@ def gunicorn_command(port: int) -> list[str]:
         "-c", "python:api.server.gunicorn_conf",
         "-b", f"{HOST}:{port}",
     ]  # fmt: skip
-
-
-def pushpin_setup(settings: Settings) -> pushpin.PushpinSetup | None:
-    """Pushpin in front, on PORT, when FANOUT says so or (unset) when it is installed; the API
-    then listens on PORT + 1 and Pushpin's control API on PORT + 2."""
-    wanted = settings.fanout == "pushpin" or (not settings.fanout and pushpin.available())
-    if not wanted:
-        return None
-    directory = Path(settings.data_dir).resolve() / "pushpin"
-    origin = f"{HOST}:{settings.port + 1}"
-    # Pushpin's own limit is the capacity: it holds MAX_STREAMS, and connections beyond them
-    connections = settings.max_streams + CONNECTIONS_BEYOND_STREAMS
-    key = pushpin.pushpin_key(settings)
-    return pushpin.PushpinSetup(
-        directory, settings.port, origin, settings.port + 2, key, max_connections=connections
-    )
 
 
 def worker_commands(settings: Settings) -> list[list[str]]:
@@ -101,51 +90,106 @@ def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
         log(f"port {settings.port} is already in use on {HOST}: set PORT to another one")
         return 1
 
+    shape = one_box(settings, env) if not front_door.wanted(settings) else nodes(settings, env)
+    if isinstance(shape, str):
+        log(shape)
+        return 1
+    taken = [port for port in shape.ports if _port_in_use(port)]
+    if taken:
+        log(f"port {taken[0]} is already in use on {HOST}: set PORT to another one")
+        return 1
+    return supervise(shape, settings, stop)
+
+
+@dataclass
+class Shape:
+    """What `make run` starts: the children, the ports they take, and when it is ready."""
+
+    children: list[Supervised]
+    ports: list[int]  # every port the children listen on; PORT first
+    ready_ports: list[int]  # listening on all of them: ready
+    # Children that give up the run when they cannot start, with the port that shows they serve.
+    essential: dict[str, int]
+
+
+def one_box(settings: Settings, env: dict[str, str]) -> Shape:
+    """The API on PORT, holding its own streams, and the workers."""
+    children = [Supervised(API, gunicorn_command(settings.port), env)]
+    children += _workers(settings, env)
+    return Shape(children, [settings.port], [settings.port], {API: settings.port})
+
+
+def nodes(settings: Settings, env: dict[str, str]) -> Shape | str:
+    """HAProxy on PORT, Pushpin behind it for the streams, NODES API nodes, the workers; or why
+    it cannot start."""
+    why = front_door.refusal(settings)
+    if why is not None:
+        return why
+    door = front_door.front_door(settings)
+    env = dict(
+        env, PUSHPIN_URLS=",".join(filter(None, [door.pushpin.control_url, settings.pushpin_urls]))
+    )
+    env.update(TRUSTED_PROXIES="1")  # HAProxy sets X-Forwarded-For; Pushpin passes it on
+    names = [front_door.node_name(i) for i in range(len(door.node_ports))]
+    children = [
+        Supervised(n, gunicorn_command(p), env) for n, p in zip(names, door.node_ports, strict=True)
+    ]
+    children.append(Supervised("Pushpin", pushpin.command(door.pushpin), env))
+    children.append(
+        Supervised("HAProxy", front_door.haproxy_command(), {**env, **door.haproxy_environment()})
+    )
+    children += _workers(settings, env)
+    if door.max_connections < settings.max_streams + CONNECTIONS_BEYOND_STREAMS:
+        log(
+            f"HAProxy holds at most {door.max_connections} connections within this machine's "
+            f"open-files limit ({front_door.files_limit()}): fewer than MAX_STREAMS "
+            f"({settings.max_streams}) streams fit"
+        )
+    log(
+        f"HAProxy on {HOST}:{door.port} in front of {len(names)} API node(s) on ports "
+        f"{', '.join(map(str, door.node_ports))}; Pushpin behind it holds the streams"
+    )
+    pushpin_ports = [door.pushpin.port, door.pushpin.control_port]
+    ports = [door.port, door.internal_port, *pushpin_ports, *door.node_ports]
+    # Ready once every node and Pushpin's handler (its client port listens before) listen.
+    essential = dict(zip(names, door.node_ports, strict=True)) | {"HAProxy": door.port}
+    return Shape(children, ports, ports, essential)
+
+
+def _workers(settings: Settings, env: dict[str, str]) -> list[Supervised]:
+    return [
+        Supervised(f"worker {i + 1}", cmd, env) for i, cmd in enumerate(worker_commands(settings))
+    ]
+
+
+def supervise(shape: Shape, settings: Settings, stop: StopSignal) -> int:
     now = time.monotonic()
-    front = pushpin_setup(settings)
-    api_port = settings.port
-    if front is not None:  # Pushpin holds the streams: the workers publish, the API trusts it
-        api_port = settings.port + 1
-        others = settings.pushpin_urls  # other nodes' Pushpins, fed by this node's publisher
-        env.update(PUSHPIN_URLS=",".join(filter(None, [front.control_url, others])))
-        env.update(TRUSTED_PROXIES="1")
-        log(f"Pushpin in front (FANOUT={settings.fanout or 'auto'}), API on {HOST}:{api_port}")
-    children = [Supervised(API, gunicorn_command(api_port), env)]
-    if front is not None:
-        children.append(Supervised("Pushpin", pushpin.command(front), env))
-    for i, cmd in enumerate(worker_commands(settings)):
-        children.append(Supervised(f"worker {i + 1}", cmd, env))
+    children = shape.children
     for child in children:
         child.start(now)
     url = f"http://{HOST}:{settings.port}"
     announced = False
-    api_down = False  # the API died and has not listened again yet
+    down: set[str] = set()  # essential children that died and do not listen again yet
     deadline = now + START_TIMEOUT
     rc = 0
     try:
         while not stop.event.is_set():
             now = time.monotonic()
-            if not _supervise(children, now):
+            if not _supervise(children, shape.essential, now):
                 rc = 1
                 break
             if not announced:
-                # With Pushpin in front, its client port listens before its handler does, and a
-                # stream held meanwhile would be cut: ready once the handler's port listens too.
-                handler_up = front is None or _port_in_use(front.control_port)
-                if _port_in_use(settings.port) and handler_up:
+                if all(_port_in_use(port) for port in shape.ready_ports):
                     announced = True
                     print(f"\nCardroom is running at {url}", flush=True)
                     print(f"Play: {url}/play\nAPI docs: {url}/docs\n", flush=True)
                     print("Press Ctrl-C to stop.", flush=True)
                 elif now > deadline:
-                    log(f"the API did not listen on {url} within {START_TIMEOUT:.0f} s")
+                    log(f"Cardroom did not listen on {url} within {START_TIMEOUT:.0f} s")
                     rc = 1
                     break
-            elif children[0].restart_at is not None:
-                api_down = True
-            elif api_down and _port_in_use(settings.port):
-                api_down = False
-                log(f"{API} is serving again at {url}")
+            else:
+                _note_recoveries(children, shape.essential, down)
             stop.event.wait(0.2)
     finally:
         if stop.event.is_set():
@@ -156,16 +200,28 @@ def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
     return rc
 
 
-def _supervise(children: list[Supervised], now: float) -> bool:
+def _note_recoveries(children: list[Supervised], essential: dict[str, int], down: set[str]) -> None:
+    """Logs when an essential child that died is started again and listens."""
+    for child in children:
+        if child.name not in essential:
+            continue
+        if child.restart_at is not None:
+            down.add(child.name)
+        elif child.name in down and _port_in_use(essential[child.name]):
+            down.discard(child.name)
+            log(f"{child.name} is serving again at {HOST}:{essential[child.name]}")
+
+
+def _supervise(children: list[Supervised], essential: dict[str, int], now: float) -> bool:
     """Starts again each child that died once its delay has passed; False to give up."""
     for child in children:
         death = child.died(now)
         if death is not None:
             status, delay = death
             pid = child.proc.pid if child.proc is not None else "?"
-            if child.name == API and child.quick_deaths >= API_GIVE_UP:
+            if child.name in essential and child.quick_deaths >= GIVE_UP:
                 log(
-                    f"{child.name} (pid {pid}) exited with status {status}, the {API_GIVE_UP}th "
+                    f"{child.name} (pid {pid}) exited with status {status}, the {GIVE_UP}th "
                     "time in a row soon after starting; giving up (is its port taken?)"
                 )
                 return False

@@ -47,6 +47,12 @@ worker_class = "api.server.gunicorn_worker.ProblemWorker"
 # (api/server/gunicorn_log.py).
 logger_class = "api.server.gunicorn_log.RedactingLogger"
 workers = _settings.web_workers
+# The API's limits on a request's head, which HAProxy's front door applies as well
+# (docker/haproxy.cfg; with HEADER_BYTES_LIMIT of api/server/gunicorn_worker.py): gunicorn's
+# defaults, written out because the two must agree.
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190
 worker_connections = _settings.web_connections
 loglevel = _settings.log_level.lower()
 graceful_timeout = 10

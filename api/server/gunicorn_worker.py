@@ -36,6 +36,18 @@ LINGER_BYTES = 64 * 1024
 RETRY = (("Retry-After", "1"),)
 # Python's phrase for 414 is RFC 2616's; RFC 9110 names it this.
 PHRASES = {414: "URI Too Long"}
+# All header fields together (each `Name: value` and its CRLF), beyond gunicorn's per-field and
+# field-count limits: what HAProxy's front door can read whole and judge the same way
+# (docker/haproxy.cfg).
+HEADER_BYTES_LIMIT = 32 * 1024
+
+
+class HeaderFieldsTooLarge(errors.LimitRequestHeaders):
+    """The header fields together are over HEADER_BYTES_LIMIT."""
+
+
+def header_bytes(headers: list[tuple[str, str]]) -> int:
+    return sum(len(name) + len(value) + 4 for name, value in headers)
 
 
 @dataclass(frozen=True)
@@ -77,9 +89,10 @@ def refusal_of(exc: BaseException, cfg: Any) -> Refusal:
         limit = f" of {cfg.limit_request_line} bytes" if cfg.limit_request_line > 0 else ""
         return Refusal(414, "uri-too-long", f"the request line is over the limit{limit}")
     if isinstance(exc, errors.LimitRequestHeaders):
+        fields, size = cfg.limit_request_fields, cfg.limit_request_field_size
         detail = (
-            f"the header fields are over the limit of {cfg.limit_request_fields} fields"
-            f" of {cfg.limit_request_field_size} bytes each"
+            f"the header fields are over the limit of {fields} fields of {size} bytes each,"
+            f" {HEADER_BYTES_LIMIT // 1024} KiB in all"
         )
         return Refusal(431, "header-fields-too-large", detail)
     if isinstance(exc, errors.UnsupportedTransferCoding):
@@ -129,6 +142,11 @@ def response_bytes(refusal: Refusal) -> bytes:
 
 
 class ProblemWorker(GeventWorker):
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        if header_bytes(req.headers) > HEADER_BYTES_LIMIT:
+            raise HeaderFieldsTooLarge("the header fields together are over the limit")
+        return super().handle_request(listener_name, req, sock, addr)
+
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         started = datetime.now()
         addr = addr or ("", -1)  # a unix socket

@@ -28,9 +28,10 @@ class Settings:
     stream_max_seconds: float = 0.0  # 0: a stream lasts until the game ends
     max_streams: int = 10_000  # open event streams of the server (all API processes); more: 503
     stream_seat_share: float = 0.1  # of max_streams that only seats may take, never spectators
-    # "pushpin": `make run` puts Pushpin in front (docs/streams.md); "embedded": it never does;
-    # "": it does when the `pushpin` command is found.
+    # Who holds the event streams under `make run`: "" or "embedded", the API's own workers;
+    # "pushpin", Pushpin behind HAProxy's front door, for the stream routes only (docs/scaling.md).
     fanout: str = ""
+    nodes: int = 1  # API nodes `make run` starts; 2 or more: behind HAProxy, streams on Pushpin
     # Pushpin's control APIs (comma-separated, e.g. http://127.0.0.1:5561), where the worker
     # publishes each committed event; "": no Pushpin, nothing published.
     pushpin_urls: str = ""
@@ -94,6 +95,7 @@ ENVIRONMENT = {
     "MAX_STREAMS": "max_streams",
     "STREAM_SEAT_SHARE": "stream_seat_share",
     "FANOUT": "fanout",
+    "NODES": "nodes",
     "PUSHPIN_URLS": "pushpin_urls",
     "AUDIT_KEY_FILE": "audit_key_file",
     "CORS_ORIGINS": "cors_origins",
@@ -134,6 +136,7 @@ LOG_LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
 # What each number may be: (lowest, highest), None for no bound.
 BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "port": (1, 65535),
+    "nodes": (1, 4),  # docker/haproxy.cfg names up to four local nodes
     "web_workers": (1, None),
     "web_connections": (0, None),
     "rq_workers": (1, None),

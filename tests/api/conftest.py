@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from api import create_app
+from embedded.procs import die_with_parent
 from events.operations.settings import Settings
 from tests.api.spec import check_response
 
@@ -77,7 +78,10 @@ def start_worker(settings: Settings, **environment: str) -> subprocess.Popen:
         "WEBHOOK_DELIVERIES_PER_SECOND": str(settings.webhook_deliveries_per_second),
         **environment,
     }
-    return subprocess.Popen([sys.executable, "-m", "workers"], cwd=ROOT, env=env)
+    # Stops with the test run, even one killed outright (no worker left behind).
+    return subprocess.Popen(
+        [sys.executable, "-m", "workers"], cwd=ROOT, env=env, preexec_fn=die_with_parent
+    )
 
 
 def stop_worker(process: subprocess.Popen) -> None:

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import requests
 
+from embedded.front_door import FrontDoor, haproxy_command
 from embedded.ports import free_port
+from embedded.procs import die_with_parent
 from embedded.pushpin import PushpinSetup, command, pushpin_key
 from events.operations.settings import Settings
 from tests.api.conftest import ROOT
@@ -60,8 +62,9 @@ def gunicorn_serving(
     command += ["-b", f"127.0.0.1:{port}"]
     with open(log or os.devnull, "wb") as output:
         server = subprocess.Popen(
-            [*command, *options], cwd=ROOT, env=env, stdout=output, stderr=output
-        )
+            [*command, *options], cwd=ROOT, env=env, stdout=output, stderr=output,
+            preexec_fn=die_with_parent,
+        )  # fmt: skip
     try:
         wait_until_up(port)
         yield Served("127.0.0.1", port, server)
@@ -82,36 +85,90 @@ def wait_until_up(port: int) -> None:
 
 
 @dataclass(frozen=True)
-class Fronted:
-    """gunicorn with Pushpin in front, and a worker that publishes to it."""
+class Front:
+    """HAProxy's front door before one gunicorn, Pushpin behind it holding the streams."""
 
-    url: str  # Pushpin's: where clients connect
-    api: Served
+    url: str  # HAProxy's: where clients connect
     pushpin: subprocess.Popen
     setup: PushpinSetup
+    haproxy: subprocess.Popen
+
+
+@dataclass(frozen=True)
+class Fronted(Front):
+    """A front door, its gunicorn, and a worker that publishes to its Pushpin."""
+
+    api: Served
+
+
+@contextmanager
+def fronting(settings: Settings, api: Served, directory: Path) -> Iterator[Front]:
+    """HAProxy and Pushpin as `make run FANOUT=pushpin` puts them before `api`: the stream
+    routes to Pushpin, whose requests come back to the API through HAProxy's inner door."""
+    key = pushpin_key(settings)
+    inner = free_port()
+    setup = PushpinSetup(directory, free_port(), f"127.0.0.1:{inner}", free_port(), key)
+    door = FrontDoor(free_port(), inner, setup, (api.port,), max_connections=5000)
+    pushpin = start_pushpin(setup)
+    haproxy = start_haproxy(door)
+    try:
+        wait_until_up(door.port)
+        wait_for_handler(setup.control_port)
+        wait_for_stream_route(door.port)
+        yield Front(f"http://127.0.0.1:{door.port}", pushpin, setup, haproxy)
+    finally:
+        stop_pushpin(pushpin)
+        stop_haproxy(haproxy)
 
 
 @contextmanager
 def pushpin_serving(settings: Settings, directory: Path, **environment: str) -> Iterator[Fronted]:
-    """The app as `make run` serves it when Pushpin is installed: gunicorn behind Pushpin, and
-    a worker (`python -m workers`) whose publisher sends each committed event to that Pushpin."""
+    """The app as `make run FANOUT=pushpin` serves it: gunicorn behind HAProxy, Pushpin behind
+    HAProxy for the stream routes only, and a worker (`python -m workers`) whose publisher sends
+    each committed event to that Pushpin."""
     from tests.api.conftest import start_worker, stop_worker
 
     # Streams Pushpin holds count for minutes after they end (docs/streams.md): its own queue
     # name keeps its counts (and jobs, served by its worker) from every other test's.
     settings = dataclasses.replace(settings, queue_name=f"{settings.queue_name}-{directory.name}")
-    with gunicorn_serving(settings, TRUSTED_PROXIES="1", **environment) as api:
-        key = pushpin_key(settings)
-        setup = PushpinSetup(directory, free_port(), f"127.0.0.1:{api.port}", free_port(), key)
-        front = start_pushpin(setup)
-        worker = start_worker(settings, PUSHPIN_URLS=setup.control_url, **environment)
+    with (
+        gunicorn_serving(settings, TRUSTED_PROXIES="1", **environment) as api,
+        fronting(settings, api, directory) as front,
+    ):
+        worker = start_worker(settings, PUSHPIN_URLS=front.setup.control_url, **environment)
         try:
-            wait_until_up(setup.port)
-            wait_for_handler(setup.control_port)
-            yield Fronted(f"http://127.0.0.1:{setup.port}", api, front, setup)
+            yield Fronted(front.url, front.pushpin, front.setup, front.haproxy, api)
         finally:
             stop_worker(worker)
-            stop_pushpin(front)
+
+
+def start_haproxy(door: FrontDoor) -> subprocess.Popen:
+    """HAProxy on docker/haproxy.cfg, as `make run NODES=2` starts it."""
+    env = {**os.environ, **door.haproxy_environment()}
+    return subprocess.Popen(
+        haproxy_command(), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True, preexec_fn=die_with_parent,
+    )  # fmt: skip
+
+
+def stop_haproxy(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def wait_for_stream_route(port: int) -> None:
+    """Until HAProxy has seen Pushpin healthy: before its first check, the stream routes are
+    503."""
+    for _ in range(100):
+        response = requests.get(f"http://127.0.0.1:{port}/me/stream", timeout=2)
+        if response.status_code != 503:
+            return
+        time.sleep(0.1)
+    raise AssertionError("HAProxy did not route the streams to Pushpin")
 
 
 def wait_for_handler(port: int) -> None:
@@ -132,7 +189,7 @@ def wait_for_handler(port: int) -> None:
 def start_pushpin(setup: PushpinSetup) -> subprocess.Popen:
     return subprocess.Popen(
         command(setup), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True,
+        start_new_session=True, preexec_fn=die_with_parent,
     )  # fmt: skip
 
 

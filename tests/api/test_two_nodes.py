@@ -1,5 +1,6 @@
-"""Two nodes on one machine: two APIs, each behind a Pushpin of its own, on one Postgres and
-Redis, with one worker publishing to both Pushpins (docs/scaling.md)."""
+"""Two machines' worth on one: two APIs, each behind a front door of its own (HAProxy, with
+Pushpin behind it for the streams), on one Postgres and Redis, with one worker publishing to
+both Pushpins (docs/scaling.md, "More than one machine")."""
 
 from __future__ import annotations
 
@@ -13,17 +14,9 @@ from dataclasses import dataclass
 import psutil
 import pytest
 
-from embedded.pushpin import PushpinSetup, pushpin_key
 from testing.sse import Stream
 from tests.api.conftest import start_worker, stop_worker
-from tests.api.real_server import (
-    free_port,
-    gunicorn_serving,
-    start_pushpin,
-    stop_pushpin,
-    wait_for_handler,
-    wait_until_up,
-)
+from tests.api.real_server import fronting, gunicorn_serving
 from tests.api.test_event_stream import act, game_state, new_game
 
 HUMANS = [{"kind": "human", "name": name} for name in ("Ana", "Bo", "Cy")]
@@ -32,7 +25,7 @@ ENVIRONMENT = {"RATE_LIMITS": "off", "STREAM_HEARTBEAT_SECONDS": "1"}
 
 @dataclass
 class Node:
-    url: str  # its Pushpin's
+    url: str  # its front door's
     pushpin: subprocess.Popen
 
 
@@ -46,14 +39,9 @@ def nodes(settings, tmp_path_factory) -> Iterator[list[Node]]:
                 gunicorn_serving(settings, TRUSTED_PROXIES="1", **ENVIRONMENT)
             )
             directory = tmp_path_factory.mktemp(f"pushpin-{name}")
-            origin, key = f"127.0.0.1:{api.port}", pushpin_key(settings)
-            setup = PushpinSetup(directory, free_port(), origin, free_port(), key)
-            process = start_pushpin(setup)
-            stack.callback(stop_pushpin, process)
-            wait_until_up(setup.port)
-            wait_for_handler(setup.control_port)
-            found.append(Node(f"http://127.0.0.1:{setup.port}", process))
-            setups.append(setup)
+            front = stack.enter_context(fronting(settings, api, directory))
+            found.append(Node(front.url, front.pushpin))
+            setups.append(front.setup)
         urls = ",".join(setup.control_url for setup in setups)
         worker = start_worker(settings, PUSHPIN_URLS=urls, **ENVIRONMENT)
         stack.callback(stop_worker, worker)
