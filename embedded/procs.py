@@ -57,10 +57,9 @@ def terminate(procs: Sequence[subprocess.Popen[bytes]], timeout: float = 20.0) -
             proc.wait(timeout)
         except subprocess.TimeoutExpired:
             pass
-        try:  # also reaps grandchildren left in the group (forked workers)
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        if proc.poll() is None:
+            proc.kill()
+        kill_session(proc.pid)  # and whatever it started (forked workers, Pushpin's services)
         proc.wait()
 
 
@@ -102,14 +101,15 @@ class Supervised:
 
     def died(self, now: float) -> tuple[int, float] | None:
         """If the child has died since the last call: (its exit status, the delay before it
-        starts again), its process group killed (a gunicorn master's orphaned workers would
-        keep the port); None while it runs or already waits to start."""
+        starts again), everything it started killed (a gunicorn master's orphaned workers, or
+        Pushpin's services, would keep its ports); None while it runs or already waits to
+        start."""
         if self.proc is None or self.restart_at is not None:
             return None
         returncode = self.proc.poll()
         if returncode is None:
             return None
-        _kill_group(self.proc.pid)
+        kill_session(self.proc.pid)
         if now - self.started_at >= self.stable_seconds:
             self.quick_deaths = 0
         delay = min(self.max_delay, self.first_delay * 2**self.quick_deaths)
@@ -126,8 +126,32 @@ class Supervised:
         self.start(now)
 
 
-def _kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+def kill_session(sid: int) -> None:
+    """SIGKILL every process left in the session a child led (spawn() starts each in one of its
+    own): its forked workers, and the groups its own children made. Pushpin's runner puts each
+    of its services in a group of its own, and they outlive a runner killed outright."""
+    for pid in _session_members(sid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _session_members(sid: int) -> list[int]:
+    """The processes of session `sid` but its leader (whose pid, once reaped, may be reused)."""
+    if not os.path.isdir("/proc"):  # no procfs: the leader's first group is all we can find
+        try:
+            os.killpg(sid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        return []
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == sid:
+            continue
+        try:
+            if os.getsid(int(entry)) == sid:
+                members.append(int(entry))
+        except (ProcessLookupError, PermissionError):
+            continue
+    return members

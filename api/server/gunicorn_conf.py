@@ -16,6 +16,12 @@ import tempfile
 from typing import Any
 
 from api.server.garbage import collect_garbage_rarely
+from api.server.gunicorn_worker import (
+    FIELD_BYTES_LIMIT,
+    LINE_LIMIT,
+    ProblemWorker,
+    fields_limit,
+)
 from events.operations.settings import settings_or_exit
 
 _settings = settings_or_exit()  # a bad setting: one line naming it, exit status 2
@@ -47,12 +53,12 @@ worker_class = "api.server.gunicorn_worker.ProblemWorker"
 # (api/server/gunicorn_log.py).
 logger_class = "api.server.gunicorn_log.RedactingLogger"
 workers = _settings.web_workers
-# The API's limits on a request's head, which HAProxy's front door applies as well
-# (docker/haproxy.cfg; with HEADER_BYTES_LIMIT of api/server/gunicorn_worker.py): gunicorn's
-# defaults, written out because the two must agree.
-limit_request_line = 4094
-limit_request_fields = 100
-limit_request_field_size = 8190
+# The API's limits on a request's head (api/server/gunicorn_worker.py), which HAProxy's front
+# door applies as well (docker/haproxy.cfg); behind proxies, with room for the fields they add.
+limit_request_line = LINE_LIMIT
+limit_request_fields = fields_limit(behind_proxies=_settings.trusted_proxies > 0)
+limit_request_field_size = FIELD_BYTES_LIMIT
+ProblemWorker.behind_proxies = _settings.trusted_proxies > 0
 worker_connections = _settings.web_connections
 loglevel = _settings.log_level.lower()
 graceful_timeout = 10

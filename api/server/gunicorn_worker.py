@@ -36,10 +36,18 @@ LINGER_BYTES = 64 * 1024
 RETRY = (("Retry-After", "1"),)
 # Python's phrase for 414 is RFC 2616's; RFC 9110 names it this.
 PHRASES = {414: "URI Too Long"}
-# All header fields together (each `Name: value` and its CRLF), beyond gunicorn's per-field and
-# field-count limits: what HAProxy's front door can read whole and judge the same way
-# (docker/haproxy.cfg).
+# The API's limits on what a client sends in a head (api/server/gunicorn_conf.py gives gunicorn
+# the first three), which HAProxy's front door applies as well (docker/haproxy.cfg): the request
+# line; the header fields, each `Name: value` with its CRLF, their count, and all of them
+# together, which gunicorn does not bound by itself (the front door can read 64 KiB whole).
+LINE_LIMIT = 4094
+FIELD_BYTES_LIMIT = 8190
+FIELDS_LIMIT = 100
 HEADER_BYTES_LIMIT = 32 * 1024
+# Behind proxies (TRUSTED_PROXIES), room for the fields they add after the client's were judged
+# at the front: X-Forwarded-For, and on a stream Pushpin's Grip-Sig, X-Forwarded-Proto, ...
+PROXY_FIELDS_ROOM = 8
+PROXY_BYTES_ROOM = 4096
 
 
 class HeaderFieldsTooLarge(errors.LimitRequestHeaders):
@@ -86,13 +94,13 @@ def refusal_of(exc: BaseException, cfg: Any) -> Refusal:
     if isinstance(exc, (errors.InvalidResponseHeader, errors.InvalidResponseHeaderName)):
         return Refusal(500, "internal-error", "an unexpected error occurred")
     if isinstance(exc, errors.LimitRequestLine):
-        limit = f" of {cfg.limit_request_line} bytes" if cfg.limit_request_line > 0 else ""
-        return Refusal(414, "uri-too-long", f"the request line is over the limit{limit}")
+        return Refusal(
+            414, "uri-too-long", f"the request line is over the limit of {LINE_LIMIT} bytes"
+        )
     if isinstance(exc, errors.LimitRequestHeaders):
-        fields, size = cfg.limit_request_fields, cfg.limit_request_field_size
         detail = (
-            f"the header fields are over the limit of {fields} fields of {size} bytes each,"
-            f" {HEADER_BYTES_LIMIT // 1024} KiB in all"
+            f"the header fields are over the limit of {FIELDS_LIMIT} fields of"
+            f" {FIELD_BYTES_LIMIT} bytes each, {HEADER_BYTES_LIMIT // 1024} KiB in all"
         )
         return Refusal(431, "header-fields-too-large", detail)
     if isinstance(exc, errors.UnsupportedTransferCoding):
@@ -141,9 +149,20 @@ def response_bytes(refusal: Refusal) -> bytes:
     return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
 
 
+def fields_limit(behind_proxies: bool) -> int:
+    return FIELDS_LIMIT + (PROXY_FIELDS_ROOM if behind_proxies else 0)
+
+
+def header_bytes_limit(behind_proxies: bool) -> int:
+    return HEADER_BYTES_LIMIT + (PROXY_BYTES_ROOM if behind_proxies else 0)
+
+
 class ProblemWorker(GeventWorker):
+    # Set by gunicorn_conf from TRUSTED_PROXIES, so that fields count as the client sent them.
+    behind_proxies = False
+
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
-        if header_bytes(req.headers) > HEADER_BYTES_LIMIT:
+        if header_bytes(req.headers) > header_bytes_limit(self.behind_proxies):
             raise HeaderFieldsTooLarge("the header fields together are over the limit")
         return super().handle_request(listener_name, req, sock, addr)
 
