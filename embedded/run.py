@@ -90,10 +90,7 @@ def serve(settings: Settings, services: Services, stop: StopSignal) -> int:
         log(f"port {settings.port} is already in use on {HOST}: set PORT to another one")
         return 1
 
-    shape = one_box(settings, env) if not front_door.wanted(settings) else nodes(settings, env)
-    if isinstance(shape, str):
-        log(shape)
-        return 1
+    shape = nodes(settings, env) if front_door.wanted(settings) else one_box(settings, env)
     taken = [port for port in shape.ports if _port_in_use(port)]
     if taken:
         log(f"port {taken[0]} is already in use on {HOST}: set PORT to another one")
@@ -119,12 +116,8 @@ def one_box(settings: Settings, env: dict[str, str]) -> Shape:
     return Shape(children, [settings.port], [settings.port], {API: settings.port})
 
 
-def nodes(settings: Settings, env: dict[str, str]) -> Shape | str:
-    """HAProxy on PORT, Pushpin behind it for the streams, NODES API nodes, the workers; or why
-    it cannot start."""
-    why = front_door.refusal(settings)
-    if why is not None:
-        return why
+def nodes(settings: Settings, env: dict[str, str]) -> Shape:
+    """HAProxy on PORT, Pushpin behind it for the streams, NODES API nodes, the workers."""
     door = front_door.front_door(settings)
     env = dict(
         env, PUSHPIN_URLS=",".join(filter(None, [door.pushpin.control_url, settings.pushpin_urls]))
@@ -253,6 +246,10 @@ def main() -> int:
     stop = StopSignal()
     stop.install()
     settings = settings_or_exit()
+    why = front_door.refusal(settings) if front_door.wanted(settings) else None
+    if why is not None:  # before anything starts: one line, naming what to install or unset
+        log(why)
+        return 1
     services = ensure_services(settings.data_dir)
     try:
         if stop.event.is_set():
