@@ -10,9 +10,9 @@ from typing import TypeVar
 import psutil
 
 T = TypeVar("T")
-# The API (gunicorn's master and workers), the RQ workers, and Pushpin (its runner, condure,
-# zurl, proxy and handler) when it is in front.
-APP_MARKERS = ("gunicorn", "-m workers", "pushpin", "condure", "zurl")
+# The API (gunicorn's master and workers), the RQ workers, and, behind the front door of
+# NODES=2 or FANOUT=pushpin, HAProxy and Pushpin (its runner, condure, zurl, proxy and handler).
+APP_MARKERS = ("gunicorn", "-m workers", "pushpin", "condure", "zurl", "haproxy")
 
 
 def descendants(pid: int | None = None) -> list[psutil.Process]:
@@ -90,3 +90,42 @@ def machine_steal_seconds() -> float:
     """CPU seconds the hypervisor gave the machine's vCPUs to others while they had work: a
     neighbour's load, which no process here shows (0 where the kernel does not count it)."""
     return getattr(psutil.cpu_times(), "steal", 0.0)
+
+
+def kind_of(proc: psutil.Process) -> str | None:
+    """Which part of the service a process is: "haproxy", "pushpin" (its runner and services),
+    "api :PORT" (a gunicorn master or worker, by the port its master binds), "workers"."""
+    line = _cmdline(proc)
+    if "haproxy" in line:
+        return "haproxy"
+    if any(name in line for name in ("pushpin", "condure", "zurl")):
+        return "pushpin"
+    if "-m workers" in line:
+        return "workers"
+    if "gunicorn" in line:  # a worker's master is its parent, whose command line binds the port
+        try:
+            parent = proc.parent()
+        except psutil.Error:
+            parent = None
+        master = parent if parent is not None and "gunicorn" in _cmdline(parent) else proc
+        bound = _cmdline(master).rsplit("-b ", 1)
+        return f"api {bound[1].split()[0].rsplit(':', 1)[-1]}" if len(bound) == 2 else "api"
+    return None
+
+
+def cpu_by_kind(data_dir: str | None = None) -> dict[str, float]:
+    """CPU seconds so far of each part of the service this process started, and of its embedded
+    Postgres."""
+    totals: dict[str, float] = {}
+    for proc, used in _readings(descendants(), lambda p: p.cpu_times()):
+        kind = kind_of(proc)
+        if kind is not None:
+            totals[kind] = totals.get(kind, 0.0) + used.user + used.system
+    postgres = cpu_seconds(postgres_processes(data_dir))
+    if postgres:
+        totals["postgres"] = sum(postgres.values())
+    return totals
+
+
+def cpu_between(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    return {kind: round(after[kind] - before.get(kind, 0.0), 2) for kind in sorted(after)}

@@ -44,12 +44,9 @@ def started_service(settings: dict[str, str] | None = None) -> Iterator[Service]
     REDIS_URL of the environment); stopped, and its dir removed, on exit. A bench drives many
     games from one address, so rate limits are off unless `settings` say otherwise."""
     tmp = tempfile.mkdtemp(prefix="cardroom-bench-")
-    port = free_port(span=3)  # with Pushpin in front, the API and its control API follow it
+    port = free_port(span=6)  # NODES=2 takes PORT to PORT + 5 (embedded/front_door.py)
     env = dict(os.environ, DATA_DIR=tmp, PORT=str(port), PYTHONUNBUFFERED="1")
     env.setdefault("RATE_LIMITS", "off")
-    # The API's workers hold the streams unless the bench asks for Pushpin in front (`make run`
-    # would put it there wherever it is installed): figures stay comparable across machines.
-    env.setdefault("FANOUT", "embedded")
     env.update(settings or {})
     env.setdefault("RQ_QUEUE", f"bench-{os.getpid()}")  # never share a queue with others
     log_path = os.path.join(tmp, "service.log")

@@ -33,7 +33,9 @@ after --warmup-seconds:
 The streams are read by an asyncio client in a process of its own (bench/sse_reader.py).
 With --start the service gets MAX_STREAMS=--max-streams (the server's capacity) and
 MAX_STREAMS_PER_CLIENT=0 (every stream comes from one address), and --fanout says who holds the
-streams: Pushpin in front (the default), or the API's workers. --json writes the figures.
+streams: the API's workers (the default, as `make run` comes), or Pushpin behind HAProxy's front
+door; --nodes 2 starts `make run NODES=2` (the front door, Pushpin, two API nodes), and the
+capacity run then adds the CPU each part of the service used. --json writes the figures.
 """
 
 from __future__ import annotations
@@ -91,9 +93,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
-        "--fanout", choices=["pushpin", "embedded"], default="pushpin",
-        help="with --start: Pushpin in front, or the API's workers holding the streams",
+        "--fanout", choices=["embedded", "pushpin"], default="embedded",
+        help="with --start: the API's workers, or Pushpin behind the front door, hold the streams",
     )  # fmt: skip
+    p.add_argument("--nodes", type=int, default=1, help="with --start: API nodes (NODES)")
     p.add_argument("--json", dest="json_path", help="also write the figures to this file")
     c = p.add_argument_group("--capacity (scenario 2)")
     c.add_argument("--capacity", action="store_true", help="run scenario 2")
@@ -750,11 +753,13 @@ def traceback_at(lines: list[str], first: int) -> str:
 
 def main_capacity(args: argparse.Namespace) -> int:
     if args.start:
-        settings = {"MAX_STREAMS": str(args.max_streams), "MAX_STREAMS_PER_CLIENT": "0",
-                    "FANOUT": args.fanout}  # fmt: skip
+        settings = {"MAX_STREAMS": str(args.max_streams), **service_settings(args)}
         with started_service(settings) as service:
             print(f"[bench] service at {service.url}, log {service.log_path}", file=sys.stderr)
+            cpu_before = server_procs.cpu_by_kind(service.data_dir)
             figures = CapacityRun(args, service.url, managed=True).run()
+            cpu_after = server_procs.cpu_by_kind(service.data_dir)
+            figures["cpu_seconds_by_process"] = server_procs.cpu_between(cpu_before, cpu_after)
             figures |= log_findings(service.log_path, args.keep_log)
             figures |= server_side_posts(service.log_path, figures)
             figures["max_streams_per_process"] = args.max_streams
@@ -766,6 +771,13 @@ def main_capacity(args: argparse.Namespace) -> int:
         print(f"goal: {text}: {'PASS' if ok else 'FAIL'}")
     write_json(args.json_path, figures | {"goals": [{"goal": t, "pass": ok} for t, ok in goals]})
     return 0 if all(ok for _, ok in goals) else 1
+
+
+def service_settings(args: argparse.Namespace) -> dict[str, str]:
+    """Every stream comes from one address: no per-client cap. NODES=2 holds the streams on
+    Pushpin behind its front door, whatever --fanout says."""
+    shape = {"NODES": str(args.nodes)} if args.nodes > 1 else {"FANOUT": args.fanout}
+    return {"MAX_STREAMS_PER_CLIENT": "0", **shape}
 
 
 def write_json(path: str | None, figures: dict[str, Any]) -> None:
@@ -780,8 +792,7 @@ def main(argv: list[str] | None = None) -> int:
         return main_capacity(args)
     args.pace = args.pace or 0.0
     if args.start:  # every stream comes from one address: no per-client cap
-        settings = {"MAX_STREAMS_PER_CLIENT": "0", "FANOUT": args.fanout}
-        with started_service(settings) as service:
+        with started_service(service_settings(args)) as service:
             figures = scenario_streams(args, service.url)
     else:
         figures = scenario_streams(args, args.url)
