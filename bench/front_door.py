@@ -21,9 +21,8 @@ from typing import Any
 import requests
 
 from bench.actions import human_figures, run_humans
-from bench.progress import Progress
 from bench.service import started_service
-from bench.stats import ms, percentile
+from bench.stats import Progress, ms, percentile
 
 GOAL_RATIO = 0.85
 GOAL_HELD_FACTOR, GOAL_HELD_SLACK_MS = 1.5, 20.0

@@ -123,6 +123,8 @@ def nodes(settings: Settings, env: dict[str, str]) -> Shape:
         env, PUSHPIN_URLS=",".join(filter(None, [door.pushpin.control_url, settings.pushpin_urls]))
     )
     env.update(TRUSTED_PROXIES="1")  # HAProxy sets X-Forwarded-For; Pushpin passes it on
+    # The nodes share this machine: its WEB_WORKERS processes are shared out among them.
+    env.update(WEB_WORKERS=str(max(1, settings.web_workers // settings.nodes)))
     names = [front_door.node_name(i) for i in range(len(door.node_ports))]
     children = [
         Supervised(n, gunicorn_command(p), env) for n, p in zip(names, door.node_ports, strict=True)
