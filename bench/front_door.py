@@ -20,8 +20,9 @@ from typing import Any
 
 import requests
 
+from bench import server_procs
 from bench.actions import human_figures, run_humans
-from bench.service import started_service
+from bench.service import Service, started_service
 from bench.stats import Progress, ms, percentile
 
 GOAL_RATIO = 0.85
@@ -44,13 +45,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def actions_rounds(args: argparse.Namespace, urls: dict[str, str]) -> dict[str, Any]:
-    rates: dict[str, list[float]] = {side: [] for side in urls}
+def actions_rounds(args: argparse.Namespace, services: dict[str, Service]) -> dict[str, Any]:
+    """Each side's actions/s per round, and the CPU per action of each part of the service in
+    its best round (ms): where a side spends what the other does not."""
+    rates: dict[str, list[float]] = {side: [] for side in services}
+    cpu: dict[str, dict[str, float]] = {}
     for round_index in range(args.rounds):
-        order = list(urls) if round_index % 2 == 0 else list(reversed(urls))
+        order = list(services) if round_index % 2 == 0 else list(reversed(services))
         for side in order:
-            run = run_humans(args, urls[side], args.games, f"{side} {round_index + 1}")
+            service = services[side]
+            before = server_procs.cpu_by_kind(service.data_dir, service.pid)
+            run = run_humans(args, service.url, args.games, f"{side} {round_index + 1}")
+            used = server_procs.cpu_between(
+                before, server_procs.cpu_by_kind(service.data_dir, service.pid)
+            )
             figures = human_figures(run)
+            if figures["actions_per_s"] > max(rates[side], default=0.0):
+                cpu[side] = {k: round(1000 * v / run.actions, 3) for k, v in used.items() if v}
             rates[side].append(figures["actions_per_s"])
             print(f"[bench] {side}: {figures['actions_per_s']} actions/s, POST p99 "
                   f"{figures.get('post_p99_ms')} ms", file=sys.stderr)  # fmt: skip
@@ -58,6 +69,7 @@ def actions_rounds(args: argparse.Namespace, urls: dict[str, str]) -> dict[str, 
     return {
         "actions_per_s": rates,
         "best_actions_per_s": best,
+        "cpu_ms_per_action": cpu,
         "nodes_2_vs_one_box": round(best["nodes 2"] / best["one box"], 3),
     }
 
@@ -135,8 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         started_service() as one_box,
         started_service({"NODES": "2", "MAX_STREAMS_PER_CLIENT": "0"}) as nodes,
     ):
-        urls = {"one box": one_box.url, "nodes 2": nodes.url}
-        figures = actions_rounds(args, urls)
+        figures = actions_rounds(args, {"one box": one_box, "nodes 2": nodes})
         figures |= held_heads(args, nodes.url)
     results = goals(figures)
     print(json.dumps(figures, indent=2))

@@ -113,11 +113,11 @@ def kind_of(proc: psutil.Process) -> str | None:
     return None
 
 
-def cpu_by_kind(data_dir: str | None = None) -> dict[str, float]:
-    """CPU seconds so far of each part of the service this process started, and of its embedded
-    Postgres."""
+def cpu_by_kind(data_dir: str | None = None, root: int | None = None) -> dict[str, float]:
+    """CPU seconds so far of each part of the service under `root` (default: everything this
+    process started), and of its embedded Postgres."""
     totals: dict[str, float] = {}
-    for proc, used in _readings(descendants(), lambda p: p.cpu_times()):
+    for proc, used in _readings(descendants(root), lambda p: p.cpu_times()):
         kind = kind_of(proc)
         if kind is not None:
             totals[kind] = totals.get(kind, 0.0) + used.user + used.system

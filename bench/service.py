@@ -30,6 +30,7 @@ class Service:
     database_url: str | None
     data_dir: str | None  # the embedded servers' dir, when the bench started them
     log_path: str | None
+    pid: int | None = None  # the launcher's, when the bench started it
 
 
 @dataclass
@@ -64,7 +65,7 @@ def started_service(settings: dict[str, str] | None = None) -> Iterator[Service]
     try:
         _wait_ready(url, proc, log_path)
         database_url = os.environ.get("DATABASE_URL") or embedded_database_url(tmp)
-        yield Service(url, database_url, tmp, log_path)
+        yield Service(url, database_url, tmp, log_path, proc.pid)
     finally:
         _stop(proc)
         log.close()

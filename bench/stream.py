@@ -756,9 +756,9 @@ def main_capacity(args: argparse.Namespace) -> int:
         settings = {"MAX_STREAMS": str(args.max_streams), **service_settings(args)}
         with started_service(settings) as service:
             print(f"[bench] service at {service.url}, log {service.log_path}", file=sys.stderr)
-            cpu_before = server_procs.cpu_by_kind(service.data_dir)
+            cpu_before = server_procs.cpu_by_kind(service.data_dir, service.pid)
             figures = CapacityRun(args, service.url, managed=True).run()
-            cpu_after = server_procs.cpu_by_kind(service.data_dir)
+            cpu_after = server_procs.cpu_by_kind(service.data_dir, service.pid)
             figures["cpu_seconds_by_process"] = server_procs.cpu_between(cpu_before, cpu_after)
             figures |= log_findings(service.log_path, args.keep_log)
             figures |= server_side_posts(service.log_path, figures)
