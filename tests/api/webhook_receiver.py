@@ -25,6 +25,7 @@ class Received:
     payload: dict
     answered: int | str  # the status answered, or HANG
     at: float = field(default_factory=time.monotonic)
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 class Receiver:
@@ -48,7 +49,9 @@ class Receiver:
                 self.unverified.append(str(error))
                 return 401
             answer = self.plan.pop(0) if self.plan else 200
-            self.received.append(Received(headers["webhook-id"], body, payload, answer))
+            self.received.append(
+                Received(headers["webhook-id"], body, payload, answer, headers=headers)
+            )
             return answer
 
     def delivered(self) -> list[Received]:
