@@ -71,6 +71,7 @@ class Bridge:
             while done < wanted:
                 if not queued and playing < self.options.concurrency and done + playing < wanted:
                     queued = self._join_queue()
+                game_id: str | None
                 try:
                     game_id = self.found.get(timeout=1.0)
                 except queue.Empty:

@@ -1,5 +1,6 @@
-"""An engine that misbehaves as told by its argument: `illegal` answers an action the game does not allow now,
-`garbage` writes lines that are not JSON, `dies` exits at its first request."""
+"""An engine that misbehaves as told by its argument: `illegal` answers an action the game
+does not allow now, `garbage` writes lines that are not JSON, `dies` exits at its first
+request."""
 
 import json
 import sys
