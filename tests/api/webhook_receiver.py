@@ -32,6 +32,7 @@ class Receiver:
     def __init__(self) -> None:
         self.secret: str | None = None  # set once the webhook is registered
         self.plan: list[int | str] = []  # answers to give first, in order; then 200
+        self.failing: dict[int, int] = {}  # notice number: how many of its tries to answer 500
         self.received: list[Received] = []
         self.unverified: list[str] = []  # why a request did not verify
         self.url = ""
@@ -49,6 +50,10 @@ class Receiver:
                 self.unverified.append(str(error))
                 return 401
             answer = self.plan.pop(0) if self.plan else 200
+            number = payload.get("id")
+            if self.failing.get(number, 0) > 0:
+                self.failing[number] -= 1
+                answer = 500
             self.received.append(
                 Received(headers["webhook-id"], body, payload, answer, headers=headers)
             )
