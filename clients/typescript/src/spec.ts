@@ -1254,11 +1254,18 @@ export interface components {
         SeatRequest: ({
             /** @constant */
             kind: "human";
-            name?: components["schemas"]["Name"];
+            name: components["schemas"]["Name"];
             client_seed?: components["schemas"]["ClientSeed"];
             /** @constant */
             player?: "me";
-        } | unknown | unknown) | {
+        } | {
+            /** @constant */
+            kind: "human";
+            name?: components["schemas"]["Name"];
+            client_seed?: components["schemas"]["ClientSeed"];
+            /** @constant */
+            player: "me";
+        }) | {
             /** @constant */
             kind: "bot";
             level: components["schemas"]["BotLevel"];
