@@ -1,6 +1,7 @@
 """A TCP proxy on 127.0.0.1 that forwards to a local server and can fail on purpose: cut every
 connection through it (as a restart or a lost network does), or drop the next answer after
-its request has reached the server (so the client cannot know whether it was applied)."""
+its request has reached the server (so the client cannot know whether it was applied). Its
+`target_port` may change while it runs: a server restarted on another port, at the same URL."""
 
 from __future__ import annotations
 
@@ -45,7 +46,11 @@ class CuttingProxy:
                 client, _ = self._listener.accept()
             except OSError:
                 return
-            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            except OSError:  # the server is down (restarting): as if it refused
+                _close(client)
+                continue
             with self._lock:
                 self._open |= {client, upstream}
             threading.Thread(target=self._pump, args=(client, upstream, False), daemon=True).start()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from contextlib import ExitStack
 
 import cardroom_client
 import httpx
@@ -26,8 +27,11 @@ from cardroom_client import (
 from cardroom_client.sync import Seat
 
 from tests.api.play import auth
+from tests.api.real_server import gunicorn_serving
 from tests.api.spec import load_spec
 from tests.api.webhook_receiver import receiving
+from tests.clients.conftest import SERVER_ENVIRONMENT
+from tests.clients.cutting_proxy import CuttingProxy
 
 GAME_TYPES = ["st_patrick", "ouroboros_trick", "trick_and_snipers", "saint_poker"]
 
@@ -91,6 +95,30 @@ def test_a_stream_cut_midway_resumes_with_no_event_lost_or_repeated(server_url, 
                 cuts += 1
         final = through_proxy.game(table.id)
     assert cuts == 3 and final.finished
+    assert seen == list(range(1, final.version + 1))
+
+
+def test_a_stream_resumes_across_a_server_restart_with_no_event_lost_or_repeated(
+    server_url, clients_settings
+):
+    with Cardroom(server_url) as cr:  # the bots play on the worker while the server is down
+        table = cr.create_game("st_patrick", [*[bot("random")] * 3])
+    seen: list[int] = []
+    with ExitStack() as stack:
+        first = stack.enter_context(gunicorn_serving(clients_settings, **SERVER_ENVIRONMENT))
+        proxy = stack.enter_context(CuttingProxy(first.port))
+        with Cardroom(proxy.url) as through_proxy:
+            for event in through_proxy.stream(table.id, None, None):
+                seen.append(event.version)
+                if len(seen) == 10:
+                    first.process.terminate()
+                    first.process.wait(timeout=15)
+                    second = stack.enter_context(
+                        gunicorn_serving(clients_settings, **SERVER_ENVIRONMENT)
+                    )
+                    proxy.target_port = second.port
+            final = through_proxy.game(table.id)
+    assert final.finished
     assert seen == list(range(1, final.version + 1))
 
 
