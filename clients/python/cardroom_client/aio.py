@@ -120,23 +120,23 @@ class AsyncCardroom:
         timeout = httpx.Timeout(self.timeout, read=calls.STREAM_READ_SECONDS)
         while True:
             call = Call("GET", path, token, headers=calls.resume_headers(last))
+            pause = None
             try:
                 async with self._http.stream(
                     "GET", path, headers=call.request_headers(), timeout=timeout
                 ) as response:
-                    if calls.should_retry(response):
+                    if calls.should_retry(response):  # 429, 503: full, or restarting
                         await response.aread()
-                        await asyncio.sleep(calls.wait_before(attempt, response))
-                        attempt += 1
-                        continue
-                    if response.status_code >= 400:
+                        pause = calls.wait_before(attempt, response)
+                    elif response.status_code >= 400:
                         await response.aread()
                         calls.checked(response)
-                    async for message in amessages(response.aiter_lines()):
-                        if message.id is not None:
-                            last = int(message.id)
-                        failing_since, attempt = None, 0
-                        yield message.data
+                    else:
+                        async for message in amessages(response.aiter_lines()):
+                            if message.id is not None:
+                                last = int(message.id)
+                            failing_since, attempt = None, 0
+                            yield message.data
             except httpx.TransportError:
                 pass
             if await done(last):
@@ -144,7 +144,9 @@ class AsyncCardroom:
             failing_since = failing_since or time.monotonic()
             if time.monotonic() - failing_since > STREAM_GIVE_UP_SECONDS:
                 raise ServerUnreachable(f"{path}: could not reopen the stream")
-            await asyncio.sleep(calls.wait_before(min(attempt, 4), None))
+            await asyncio.sleep(
+                pause if pause is not None else calls.wait_before(min(attempt, 4), None)
+            )
             attempt += 1
 
     @staticmethod

@@ -14,6 +14,7 @@ import uuid
 from typing import Any
 
 log = logging.getLogger("cardroom-bot")
+Answers = queue.Queue[dict[str, Any] | None]
 
 
 class Engine:
@@ -21,19 +22,20 @@ class Engine:
         self.command = shlex.split(command)
         self.answer_seconds = answer_seconds
         self._lock = threading.Lock()
-        self._waiting: dict[str, queue.Queue[dict[str, Any] | None]] = {}
+        # Each request waiting for its answer, with the process it was sent to.
+        self._waiting: dict[str, tuple[subprocess.Popen[str], Answers]] = {}
         self._process: subprocess.Popen[str] | None = None
 
     def ask(self, game_id: str, game_type: str, view: dict[str, Any]) -> dict[str, Any] | None:
         """The engine's action for this view, or None when it gave none in time (it died, or
         wrote only lines that are not an answer)."""
         request_id = uuid.uuid4().hex
-        answers: queue.Queue[dict[str, Any] | None] = queue.Queue(maxsize=1)
+        answers: Answers = queue.Queue(maxsize=1)
         line = json.dumps({"id": request_id, "game": game_id, "type": game_type, "view": view})
         with self._lock:
-            self._waiting[request_id] = answers
             try:
                 process = self._running()
+                self._waiting[request_id] = (process, answers)
                 assert process.stdin is not None
                 process.stdin.write(line + "\n")
                 process.stdin.flush()
@@ -81,8 +83,8 @@ class Engine:
         process.wait()
         log.warning("engine: exited with code %s", process.returncode)
         with self._lock:  # what it never answered gets no answer now
-            for answers in self._waiting.values():
-                if answers.empty():
+            for sent_to, answers in self._waiting.values():
+                if sent_to is process and answers.empty():
                     answers.put_nowait(None)
 
     def _take(self, line: str) -> None:
@@ -95,7 +97,7 @@ class Engine:
             log.info("engine said (not an answer): %s", line[:500])
             return
         with self._lock:
-            answers = self._waiting.get(str(answer.get("id")))
+            _sent_to, answers = self._waiting.get(str(answer.get("id")), (None, None))
         if answers is None or not answers.empty():
             log.info("engine answered a request nobody waits for: %s", line[:500])
             return

@@ -128,23 +128,23 @@ class Cardroom:
         timeout = httpx.Timeout(self.timeout, read=calls.STREAM_READ_SECONDS)
         while True:
             call = Call("GET", path, token, headers=calls.resume_headers(last))
+            pause = None
             try:
                 with self._http.stream(
                     "GET", path, headers=call.request_headers(), timeout=timeout
                 ) as response:
-                    if calls.should_retry(response):
+                    if calls.should_retry(response):  # 429, 503: full, or restarting
                         response.read()
-                        time.sleep(calls.wait_before(attempt, response))
-                        attempt += 1
-                        continue
-                    if response.status_code >= 400:
+                        pause = calls.wait_before(attempt, response)
+                    elif response.status_code >= 400:
                         response.read()
                         calls.checked(response)
-                    for message in messages(response.iter_lines()):
-                        if message.id is not None:
-                            last = int(message.id)
-                        failing_since, attempt = None, 0
-                        yield message.data
+                    else:
+                        for message in messages(response.iter_lines()):
+                            if message.id is not None:
+                                last = int(message.id)
+                            failing_since, attempt = None, 0
+                            yield message.data
             except httpx.TransportError:
                 pass  # dropped: reopened below, after the last id seen
             if done(last):
@@ -152,7 +152,7 @@ class Cardroom:
             failing_since = failing_since or time.monotonic()
             if time.monotonic() - failing_since > STREAM_GIVE_UP_SECONDS:
                 raise ServerUnreachable(f"{path}: could not reopen the stream")
-            time.sleep(calls.wait_before(min(attempt, 4), None))
+            time.sleep(pause if pause is not None else calls.wait_before(min(attempt, 4), None))
             attempt += 1
 
     # Players.

@@ -169,18 +169,20 @@ export class Cardroom {
       const headers: Record<string, string> = { Accept: "text/event-stream" };
       if (token) headers["Authorization"] = `Bearer ${token}`;
       if (last !== undefined) headers["Last-Event-ID"] = String(last);
+      let pause: number | undefined;
       try {
         const response = await fetch(`${this.baseUrl}/games/${gameId}/events/stream`, { headers });
         if (await shouldRetry(response)) {
-          await sleep(waitBefore(attempt, response));
-          continue;
-        }
-        if (response.status >= 400 || !response.body) throw await problemOf(response);
-        for await (const message of messages(response.body)) {
-          if (message.id !== undefined) last = Number(message.id);
-          failingSince = undefined;
-          attempt = 0;
-          yield JSON.parse(message.data) as GameEvent;
+          pause = waitBefore(attempt, response); // 429, 503: full, or restarting
+        } else if (response.status >= 400 || !response.body) {
+          throw await problemOf(response);
+        } else {
+          for await (const message of messages(response.body)) {
+            if (message.id !== undefined) last = Number(message.id);
+            failingSince = undefined;
+            attempt = 0;
+            yield JSON.parse(message.data) as GameEvent;
+          }
         }
       } catch (error) {
         if (error instanceof ProblemError) throw error;
@@ -196,7 +198,7 @@ export class Cardroom {
       if (Date.now() - failingSince > STREAM_GIVE_UP_MS) {
         throw new ServerUnreachable(`the stream of ${gameId} could not be reopened`);
       }
-      await sleep(waitBefore(Math.min(attempt, 4)));
+      await sleep(pause ?? waitBefore(Math.min(attempt, 4)));
     }
   }
 }
