@@ -215,3 +215,29 @@ def test_verify_webhook_accepts_a_real_delivery_and_refuses_a_tampered_one(serve
             verify_webhook(hook["secret"], delivery.headers, delivery.body + b" ")
         with pytest.raises(WebhookVerificationError):
             verify_webhook("whsec_" + "A" * 44, delivery.headers, delivery.body)
+
+
+def test_the_async_clients_stream_resumes_after_a_cut_and_its_problems_are_typed(
+    server_url, proxy
+):
+    async def follow() -> tuple[list[int], int]:
+        async with AsyncCardroom(server_url) as direct, AsyncCardroom(proxy.url) as cr:
+            table = await direct.create_game("saint_poker", [human("Ann"), bot("random")])
+            with pytest.raises(IllegalAction):
+                await table.seat(0).act({"type": "pass_relics"})
+            table = await direct.create_game("trick_and_snipers", [bot("random")] * 3)
+            seen: list[int] = []
+            async for event in cr.stream(table.id, None, None):
+                seen.append(event.version)
+                if len(seen) in (5, 9):
+                    proxy.cut()
+                if len(seen) == 12:
+                    break
+            async for event in cr.stream(table.id, None, 12):
+                seen.append(event.version)
+                if event.version == 15:
+                    break
+            return seen, 15
+
+    seen, last = asyncio.run(follow())
+    assert seen == list(range(1, last + 1))
