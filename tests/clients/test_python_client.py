@@ -217,9 +217,7 @@ def test_verify_webhook_accepts_a_real_delivery_and_refuses_a_tampered_one(serve
             verify_webhook("whsec_" + "A" * 44, delivery.headers, delivery.body)
 
 
-def test_the_async_clients_stream_resumes_after_a_cut_and_its_problems_are_typed(
-    server_url, proxy
-):
+def test_the_async_clients_stream_resumes_after_a_cut_and_its_problems_are_typed(server_url, proxy):
     async def follow() -> tuple[list[int], int]:
         async with AsyncCardroom(server_url) as direct, AsyncCardroom(proxy.url) as cr:
             table = await direct.create_game("saint_poker", [human("Ann"), bot("random")])
