@@ -275,19 +275,29 @@ export class Seat {
     let source: EventSource | undefined;
     let closed = false;
     let last: number | undefined;
+    let ended = false;
+    const again = () => {
+      if (!closed && !ended) setTimeout(() => void open(), 1000);
+    };
     const open = async () => {
-      const { ticket } = await this.ticket();
+      let ticket: string;
+      try {
+        ({ ticket } = await this.ticket());
+      } catch {
+        return again(); // the server is unreachable for now
+      }
       const after = last === undefined ? "" : `&after=${last}`;
       source = new EventSource(
-        `${this.room.baseUrl}/games/${this.gameId}/events/stream?ticket=${ticket}${after}`,
+        `${this.room.baseUrl}/games/${this.gameId}/events/stream?ticket=${encodeURIComponent(ticket)}${after}`,
       );
       const take = (message: MessageEvent<string>) => {
         last = Number(message.lastEventId);
+        ended = message.type === "GameEnded";
         onEvent(JSON.parse(message.data) as GameEvent);
       };
       source.addEventListener("error", () => {
-        source?.close();
-        if (!closed) setTimeout(() => void open(), 1000); // a ticket opens one stream only
+        source?.close(); // a ticket opens one stream only: the next needs a fresh one
+        again();
       });
       for (const type of EVENT_TYPES) source.addEventListener(type, take);
     };
