@@ -29,10 +29,13 @@ $(BIN)/python:
 # Reinstall when the project metadata or the lock changes or a package appears. Plain pip, no
 # resolver at work: --require-hashes installs exactly the locked files; then the project itself,
 # built by the lock's setuptools (--no-build-isolation) rather than whatever is newest today.
-$(STAMP): pyproject.toml $(DEV_LOCK) $(wildcard */__init__.py) | $(BIN)/python
+# The official Python client (clients/python, its own package) goes in too, its one dependency
+# (httpx) being in the dev lock.
+$(STAMP): pyproject.toml clients/python/pyproject.toml $(DEV_LOCK) $(wildcard */__init__.py) | $(BIN)/python
 	@echo "Installing cardroom and its locked dependencies ($(DEV_LOCK)) into $(VENV)"
 	@$(PIP) install --quiet --require-hashes -r $(DEV_LOCK)
 	@$(PIP) install --quiet --no-deps --no-build-isolation -e .
+	@$(PIP) install --quiet --no-deps --no-build-isolation -e clients/python
 	@$(PIP) check >/dev/null || { $(PIP) check >&2; \
 	  echo "Broken requirements above: after editing pyproject.toml, run make lock" >&2; exit 1; }
 	@touch $@

@@ -171,9 +171,11 @@ def test_make_installs_from_the_dev_lock_with_hashes():
     recipe = makefile_recipe("$(STAMP)")
     installs = [line for line in recipe if " install " in line]
     assert installs[0].endswith("install --quiet --require-hashes -r $(DEV_LOCK)"), installs
-    project = installs[1]
+    project, client = installs[1:3]
     assert "--no-deps" in project and project.endswith(" -e ."), installs
-    assert len(installs) == 2, "nothing installed beside the lock and the project"
+    # The official Python client, whose one dependency (httpx) is in the dev lock.
+    assert "--no-deps" in client and client.endswith(" -e clients/python"), installs
+    assert len(installs) == 3, "nothing installed beside the lock, the project and its client"
     stamp_rule = next(
         line
         for line in (ROOT / "Makefile").read_text().splitlines()

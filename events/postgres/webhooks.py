@@ -131,8 +131,12 @@ WITH due AS (
       AND (d.leased_until IS NULL OR d.leased_until < now())
       AND (e.last_enqueued_at IS NULL
            OR e.last_enqueued_at <= now() - make_interval(secs => %(spacing)s))
+      -- One in flight per endpoint, and of its due ones the oldest: a delivery waiting out a
+      -- retry's delay holds back no later one that is due.
       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o
-                      WHERE o.endpoint_id = d.endpoint_id AND o.done_at IS NULL AND o.id < d.id)
+                      WHERE o.endpoint_id = d.endpoint_id AND o.done_at IS NULL
+                        AND (o.enqueued_at IS NOT NULL OR o.leased_until >= now()
+                             OR (o.id < d.id AND o.due_at <= now())))
     ORDER BY d.due_at, d.id
     LIMIT %(limit)s
     FOR UPDATE OF d, e SKIP LOCKED
@@ -145,10 +149,12 @@ RETURNING d.id, d.failures
 
 
 def claim_due(conn: Connection, limit: int, spacing_seconds: float) -> list[DueDelivery]:
-    """Each endpoint's oldest open delivery, if it is due, its endpoint is enabled and was
-    handed nothing for `spacing_seconds`, marked as handed to RQ now (at most `limit`). Only
-    the oldest open one is ever picked, so an endpoint has one delivery in flight at most,
-    and they go in order. Enqueue them before this transaction commits."""
+    """Each endpoint's oldest due delivery, if none of its deliveries is in flight, its
+    endpoint is enabled and was handed nothing for `spacing_seconds`, marked as handed to RQ
+    now (at most `limit`). An endpoint has one delivery in flight at most; first attempts go
+    in the notices' order, and a delivery waiting to be retried lets later due ones pass it
+    (one failing delivery does not hold back the rest). Enqueue them before this transaction
+    commits."""
     cur = conn.cursor(row_factory=class_row(DueDelivery))
     rows = cur.execute(_CLAIM_DUE, {"spacing": spacing_seconds, "limit": limit}).fetchall()
     return sorted(rows, key=lambda row: row.id)

@@ -224,19 +224,38 @@ def test_a_receiver_that_does_not_answer_within_5_s_gets_the_delivery_again(clie
     assert delivered["delivered"] is True
 
 
-def test_an_endpoint_gets_its_deliveries_one_at_a_time_oldest_first(client, worker):
-    # Given a receiver that fails the first delivery twice while three more notices wait
+def test_a_delivery_being_retried_holds_back_no_later_one(client, worker):
+    # Given a receiver that fails Bob's first notice three times while three more come
     ada, bob = new_player(client, "Ada"), new_player(client, "Bob")
     with receiving() as receiver:
-        receiver.plan = [500, 500]
+        receiver.failing = {1: 3}
         receiver_for(client, bob["key"], receiver)
         games = [invite(client, ada["key"], bob["id"])["id"] for _ in range(4)]
         receiver.wait_for(4)
-    # Then nothing came before the first was delivered, and all came in the notices' order
+    # Then a later notice was delivered while the first was still being retried
+    tries = [(r.payload["id"], r.answered) for r in receiver.received]
+    first_delivered = tries.index((1, 200))
+    assert [answered for number, answered in tries if number == 1] == [500, 500, 500, 200]
+    assert any(number > 1 and answered == 200 for number, answered in tries[:first_delivered])
+    # And every notice came once, the later ones among themselves in the notices' order
+    assert sorted(r.payload["game_id"] for r in receiver.delivered()) == sorted(games)
+    later = [number for number, answered in tries if number > 1 and answered == 200]
+    assert later == [2, 3, 4]
+
+
+def test_an_endpoint_has_one_delivery_in_flight_at_a_time(client, worker):
+    # Given a receiver that takes 5 s and more over Bob's first notice (it times out)
+    ada, bob = new_player(client, "Ada"), new_player(client, "Bob")
+    with receiving() as receiver:
+        receiver.plan = [HANG]
+        receiver_for(client, bob["key"], receiver)
+        invite(client, ada["key"], bob["id"])
+        invite(client, ada["key"], bob["id"])
+        receiver.wait_for(2, within=40)
+    # Then nothing else was sent to it while it hung
     ids = [r.payload["id"] for r in receiver.received]
-    assert ids[:3] == [ids[0]] * 3
-    assert [r.payload["game_id"] for r in receiver.delivered()] == games
-    assert ids == sorted(ids)
+    assert ids[0] == 1 and receiver.received[0].answered == HANG
+    assert receiver.received[1].at - receiver.received[0].at >= 4.5
 
 
 def test_an_endpoint_that_fails_too_often_is_disabled_with_a_notice(client, app, worker):

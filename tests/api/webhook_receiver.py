@@ -25,12 +25,14 @@ class Received:
     payload: dict
     answered: int | str  # the status answered, or HANG
     at: float = field(default_factory=time.monotonic)
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 class Receiver:
     def __init__(self) -> None:
         self.secret: str | None = None  # set once the webhook is registered
         self.plan: list[int | str] = []  # answers to give first, in order; then 200
+        self.failing: dict[int, int] = {}  # notice number: how many of its tries to answer 500
         self.received: list[Received] = []
         self.unverified: list[str] = []  # why a request did not verify
         self.url = ""
@@ -48,7 +50,13 @@ class Receiver:
                 self.unverified.append(str(error))
                 return 401
             answer = self.plan.pop(0) if self.plan else 200
-            self.received.append(Received(headers["webhook-id"], body, payload, answer))
+            number = payload.get("id")
+            if self.failing.get(number, 0) > 0:
+                self.failing[number] -= 1
+                answer = 500
+            self.received.append(
+                Received(headers["webhook-id"], body, payload, answer, headers=headers)
+            )
             return answer
 
     def delivered(self) -> list[Received]:
