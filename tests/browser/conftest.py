@@ -127,7 +127,9 @@ def live_server(
         yield LiveServer(url, settings.database_url, serving.app)
 
 
-@pytest.fixture(scope="session")
+# Package-scoped: Playwright's sync API holds an asyncio loop open on this thread while it runs,
+# and the tests after this folder (the async client's) need the thread without one.
+@pytest.fixture(scope="package")
 def browser(chromium_path: str):
     from playwright.sync_api import sync_playwright
 

@@ -91,7 +91,8 @@ def test_a_fifth_game_gets_a_table_with_its_cards_and_figures_and_no_borrowed_ch
 def test_a_fifth_game_gets_a_rules_page_from_its_own_folder(registered, open_page):
     browsing = open_page("desktop")
     browsing.goto("#/rules/high_card")
-    browsing.page.wait_for_selector('#guide[data-game="high_card"] .guide-body p')
+    loaded = '#guide[data-game="high_card"] .guide-body[aria-busy="false"] p'
+    browsing.page.wait_for_selector(loaded)  # the guide, not its "Loading" placeholder
     guide = browsing.page.inner_text("#guide")
     assert "High Card" in guide and "two-player game" in guide
 

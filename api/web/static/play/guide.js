@@ -26,7 +26,9 @@ function guideText(type) {
 }
 
 // The guide's own "# Title" is the page's h1 already: dropped, the rest one level down.
+// aria-busy tells screen readers (and tests) when the placeholder has given way to the guide.
 async function fillGuide(box, type, headingLevel) {
+  box.setAttribute("aria-busy", "true");
   replace(box, h("p", {}, t("guide.loading")));
   try {
     const [markdown, text] = await Promise.all([import("./markdown.js"), guideText(type)]);
@@ -34,6 +36,7 @@ async function fillGuide(box, type, headingLevel) {
   } catch {
     replace(box, h("p", { role: "alert" }, t("guide.missing")));
   }
+  box.setAttribute("aria-busy", "false");
 }
 
 const otherGuides = (current) => h("nav", { class: "guides", "aria-label": t("guide.all") },
