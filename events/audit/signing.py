@@ -68,6 +68,10 @@ class HeadSigner:
         signature = self._key.sign(head_message(game_id, version, chain_head))
         return base64.b64encode(signature).decode("ascii")
 
+    def sign_bytes(self, message: bytes) -> bytes:
+        """A raw Ed25519 signature over `message` (the public log's checkpoints)."""
+        return self._key.sign(message)
+
     def public_description(self) -> dict[str, Any]:
         """What GET /audit-key serves."""
         pem = self.public_key.public_bytes(
