@@ -53,6 +53,11 @@ def no_automatic_work(state: Any) -> str | None:
     return None
 
 
+def nothing_revealed_at_end(state: Any) -> dict[str, Any]:
+    """The end reveals of a game whose every card is in some hand, pool or trick."""
+    return {}
+
+
 def build_game(
     *,
     id: str,
@@ -71,6 +76,7 @@ def build_game(
     bots: Mapping[str, Bot],
     check_options: Callable[[int, Options], None] = no_options,
     automatic: Callable[[Any], str | None] = no_automatic_work,
+    revealed_at_end: Callable[[Any], dict[str, Any]] = nothing_revealed_at_end,
     ranking: Callable[[GameEnded, int], Ranks] = winners_first,
     actions_about: Mapping[str, ActionAbout] | None = None,
     option_schemas: Callable[[int], Mapping[str, Mapping[str, Any]]] = no_option_schemas,
@@ -85,7 +91,8 @@ def build_game(
     checked); `new_state(players, options with defaults)`: the state before the first deal;
     `deck_for(players)`: the unshuffled deck; `bots`: the levels beyond "random", in order;
     `choices`: event name -> the action it records (GameType.choices); `actions_about` and
-    `option_schemas`: what the API's description says of the actions and options; `figures`,
+    `option_schemas`: what the API's description says of the actions and options;
+    `revealed_at_end`: the table's secrets the end makes public (GameType); `figures`,
     `chart`, `face_ranks`, `words` and `guide`: what a client shows of it; `package`: the game's
     folder, where its guide files are (GameType)."""
     sizes = sorted(table_sizes)
@@ -126,6 +133,7 @@ def build_game(
         view=views.view,
         bots={"random": random_bot, **bots},
         automatic=automatic,
+        revealed_at_end=revealed_at_end,
         ranking=ranking,
         state_type=state_type,
         choices=choices,

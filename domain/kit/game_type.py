@@ -80,6 +80,10 @@ class GameType:
     """Bot level -> bot, in the order the API lists the levels."""
     automatic: Callable[[Any], str | None] = lambda state: None
     """Work the workers must do with no seat acting (e.g. "scoring"), or None."""
+    revealed_at_end: Callable[[Any], dict[str, Any]] = lambda state: {}
+    """(state) -> the table's own secrets the end of the game makes public, as they stand in
+    that state (e.g. cards never dealt): what a finished game's view adds, and what its replay
+    shows at every version."""
     state_type: type | None = None
     """The game's state dataclass, to rebuild snapshots (None: no snapshots for this game)."""
     choices: Mapping[str, str] = field(default_factory=dict)

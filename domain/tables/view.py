@@ -1,5 +1,6 @@
 """What a caller may see of a table: the game's own view merged with the seats, and events
-redacted for that caller (G3, API: no card a viewer may not know, until the game is over)."""
+redacted for that caller (G3, API: no card a viewer may not know, until the game is over).
+Once the game is over every version of it is open to anyone (`view_once_over`)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,26 @@ def view_table(table: Table, seat: int | None) -> dict[str, Any]:
         if "you" in view:
             view["you"]["legal_actions"] = []
     return view
+
+
+def view_once_over(table: Table, seat: int | None) -> dict[str, Any]:
+    """The table, at any version of a game now over, as anyone may see it: nothing in the game
+    is secret any more (every event is public), so each seat's entry carries the cards its own
+    view showed it then (`hand` and its private figures), and the table what the game's end
+    reveals, as it stood then. `seat` still gets its `you`."""
+    view = view_table(table, seat)
+    for entry in view["seats"]:
+        entry.update(_own_cards(table, entry["seat"]))
+    if table.status != "finished":  # a finished table's view holds them already
+        view.update(table.game_type.revealed_at_end(table.game))
+    return view
+
+
+def _own_cards(table: Table, seat: int) -> dict[str, Any]:
+    """What the seat's own view shows of its cards, as it shows them: the `you` block but for
+    what the seat may do (a replay acts for nobody) and the seat number the entry has."""
+    own = table.game_type.view(table.game, seat)["you"]
+    return {key: value for key, value in own.items() if key not in ("seat", "legal_actions")}
 
 
 def _seat_view(table: Table, index: int, figures: dict[str, Any]) -> dict[str, Any]:

@@ -52,6 +52,7 @@ GAME = build_game(
     },
     rules=rules,
     views=views,
+    revealed_at_end=views.revealed_at_end,
     to_act=to_act,
     bots={"basic": basic_bot, "strong": strong_bot},
     automatic=automatic,

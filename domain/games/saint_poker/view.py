@@ -55,8 +55,13 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         to_act(state),
         public,
         lambda s: _you(state, s),
-        lambda: {"deck": cards_json(state.deck)},  # the cards never turned, only at the end
+        lambda: revealed_at_end(state),
     )
+
+
+def revealed_at_end(state: State) -> dict[str, Any]:
+    """The cards of the deck not turned (yet, or ever), in the order they would be."""
+    return {"deck": cards_json(state.deck)}
 
 
 def _seat_json(state: State, seat: int) -> dict[str, Any]:

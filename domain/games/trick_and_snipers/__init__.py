@@ -47,6 +47,7 @@ GAME = build_game(
     choices={"CardsPassed": "pass_cards", "CardPlayed": "play_card"},
     rules=rules,
     views=views,
+    revealed_at_end=views.revealed_at_end,
     to_act=to_act,
     bots={"basic": basic_bot, "strong": strong_bot},
 )

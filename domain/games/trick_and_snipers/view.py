@@ -48,8 +48,13 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         to_act(state),
         public,
         lambda s: _you(state, s),
-        lambda: {"leftover": cards_json(sort_cards(state.leftover))},  # T1: only at the end
+        lambda: revealed_at_end(state),
     )
+
+
+def revealed_at_end(state: State) -> dict[str, Any]:
+    """T1: the cards never dealt stay hidden until the game ends."""
+    return {"leftover": cards_json(sort_cards(state.leftover))}
 
 
 def _seat_json(state: State, seat: int) -> dict[str, Any]:
