@@ -8,7 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.tables.table import Table
-from domain.tables.view import view_table
+from domain.tables.view import view_once_over, view_table
 from events.audit.chain import timestamp
 from events.event_text import event_json as render_event
 
@@ -26,11 +26,15 @@ def render_game(
     table: Table,
     viewer: int | None,
     deadlines: Mapping[int, datetime],
+    game_over: bool = False,
 ) -> dict[str, Any]:
     """The game as `viewer` sees it; the seats in `deadlines` (a timed table's turns, as the
     command that wrote the game or the read that loaded it found them; none in a replay) carry
-    their `deadline`. Reads nothing: what it shows is given."""
-    view = {"id": str(game_id), "version": version, **view_table(table, viewer)}
+    their `deadline`. `game_over`: the game is over by now (`table` may be an earlier version
+    of it, in a replay), so everyone sees every seat's cards. Reads nothing: what it shows is
+    given."""
+    viewed = view_once_over if game_over else view_table
+    view = {"id": str(game_id), "version": version, **viewed(table, viewer)}
     for seat in view["seats"]:
         if seat["seat"] in deadlines:
             seat["deadline"] = iso(deadlines[seat["seat"]])

@@ -96,5 +96,8 @@ def replay(game_id: str) -> ResponseReturnValue:
             errors={"version": [f"must be at most {version}"]},
         )
     table_then = services().queries.table_at(game, params["version"])
-    # A replay shows the game as it stood then: its turns carry no deadline.
-    return jsonify(render_game(game, params["version"], table_then, seat, deadlines={}))
+    # A replay shows the game as it stood then: its turns carry no deadline. Once the game is
+    # over, nothing of any version of it is secret.
+    over = table.status == "finished"
+    body = render_game(game, params["version"], table_then, seat, deadlines={}, game_over=over)
+    return jsonify(body)
