@@ -589,7 +589,14 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The game as it stood after event `version`, as the caller may see it. */
+        /**
+         * The game as it stood after event `version`, as the caller may see it.
+         * @description Before the game is finished, exactly what the caller could see then: a seat its own
+         *     cards (`you`), a spectator none. Once the game is finished every version is open to
+         *     anyone: each entry of `seats` has `hand` (and the seat's private figures, see
+         *     `SeatView`), and the table shows what the end reveals as it stood then (Trick & Snipers
+         *     `leftover`, Saint Poker `deck`). A seat's token still adds its `you`.
+         */
         get: operations["replay"];
         put?: never;
         post?: never;
@@ -1607,6 +1614,12 @@ export interface components {
          *     (`figures`), and docs/rules.md says what each means. A figure of a choice made at the
          *     same time by every seat (`has_passed`, `has_committed`, `has_revealed`) says whether the
          *     seat has chosen, never what.
+         *
+         *     In the replay (`GET /games/{id}/replay`) of a finished game only, at any version, each
+         *     entry also has `hand`, the seat's cards as they stood after that event, and the seat's
+         *     private figures as its own `you` had them then (`passed_cards`, `received_cards`,
+         *     `pool`, `committed_card`, `chosen_cards`, as the game has them): once a game is over
+         *     nothing of it is secret. Never anywhere else, nor in the replay of a game not finished.
          */
         SeatView: {
             seat: number;
@@ -1620,6 +1633,18 @@ export interface components {
              */
             player_id?: string;
             hand_count: number;
+            /** @description Only in a finished game's replay (above); sorted as `you.hand`. */
+            hand?: components["schemas"]["Card"][];
+            /** @description Only in a finished game's replay, as `you.passed_cards`. */
+            passed_cards?: components["schemas"]["Card"][] | null;
+            /** @description Only in a finished game's replay, as `you.received_cards`. */
+            received_cards?: components["schemas"]["Card"][] | null;
+            /** @description Only in a finished game's replay, as `you.pool`. */
+            pool?: components["schemas"]["Card"][];
+            /** @description Only in a finished game's replay, as `you.committed_card`. */
+            committed_card?: null | components["schemas"]["Card"];
+            /** @description Only in a finished game's replay, as `you.chosen_cards`. */
+            chosen_cards?: components["schemas"]["Card"][] | null;
             victory_points?: number;
             tricks_won?: number;
             face_up_tricks?: components["schemas"]["Card"][][];
@@ -1673,13 +1698,15 @@ export interface components {
          * @description The game as the caller may see it. The common fields are listed as required; the
          *     game-specific public table state varies per game type. Every game: `commitment` (the
          *     hash that commits the current deal). Trick & Snipers: `trick`, `leader`, `trick_number`,
-         *     `last_trick`, and when finished `leftover`. St Patrick: `pass_count`, `pass_chooser`,
+         *     `last_trick`, and when finished `leftover` (in a finished game's replay, at every
+         *     version). St Patrick: `pass_count`, `pass_chooser`,
          *     `relics_left` (in the middle), `curses` (this round), `special_hunt`, `trick`, `leader`,
          *     `trick_number`, `last_trick`. Ouroboros Trick: `trick`, `leader`, `trick_number`,
          *     `last_trick` (with `lowest`, the number of cards its winner discards), `discard_top`,
          *     `discard_count`, `pending_discard`. Saint Poker: `river`, `future_river`, `revealed`,
          *     `deck_count`, `discarded_count`, `ranking` (after a round's scoring, with hand names),
-         *     `pickup_order`, `picker`, and when finished `deck`.
+         *     `pickup_order`, `picker`, and when finished `deck` (in a finished game's replay, the
+         *     deck as it stood then).
          *     Phases: Trick & Snipers `passing`, `playing`, `finished`; St Patrick `choosing_pass_count`,
          *     `passing`, `relics`, `playing`, `scoring`, `finished`; Ouroboros Trick `playing`,
          *     `discarding`, `finished`; Saint Poker `committing`, `revealing`, `scoring`, `pickup`,
