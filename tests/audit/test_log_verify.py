@@ -1,84 +1,24 @@
 """events/audit/log_verify.py holds RFC 9162's proofs to the RFC's own definitions.
 
-The tree and the proofs below are the RFC's recursive definitions (§2.1.1 MTH, §2.1.3.1 PATH,
-§2.1.4.1 PROOF and SUBPROOF) written out naively, nothing shared with the log's writer: every
+The tree and the proofs are the RFC's recursive definitions (§2.1.1 MTH, §2.1.3.1 PATH,
+§2.1.4.1 PROOF and SUBPROOF) written out naively (tests/audit/naive_tree.py), nothing shared
+with the log's writer: every
 leaf is included in every later tree, every tree is consistent with every later one, and a
 proof of anything else, or a proof altered in any way, fails.
 """
 
 from __future__ import annotations
 
-import hashlib
-from functools import cache
-
 import pytest
 
 from events.audit.log_format import EMPTY_ROOT
 from events.audit.log_verify import verify_consistency, verify_inclusion
+from tests.audit.naive_tree import NaiveTree, largest_power_of_two_below, sha256
 
 MAX_SIZE = 70
-LEAVES = [f"leaf {i}".encode() for i in range(MAX_SIZE)]
-
-
-def sha256(data: bytes) -> bytes:
-    return hashlib.sha256(data).digest()
-
-
-def largest_power_of_two_below(n: int) -> int:
-    k = 1
-    while k * 2 < n:
-        k *= 2
-    return k
-
-
-@cache
-def mth(start: int, end: int) -> bytes:
-    """MTH(D[start:end]), §2.1.1."""
-    n = end - start
-    if n == 0:
-        return sha256(b"")
-    if n == 1:
-        return sha256(b"\x00" + LEAVES[start])
-    k = largest_power_of_two_below(n)
-    return sha256(b"\x01" + mth(start, start + k) + mth(start + k, end))
-
-
-def root(size: int) -> bytes:
-    return mth(0, size)
-
-
-def leaf(index: int) -> bytes:
-    return mth(index, index + 1)
-
-
-def path(m: int, start: int, end: int) -> list[bytes]:
-    """PATH(m, D[start:end]), §2.1.3.1."""
-    n = end - start
-    if n == 1:
-        return []
-    k = largest_power_of_two_below(n)
-    if m < k:
-        return path(m, start, start + k) + [mth(start + k, end)]
-    return path(m - k, start + k, end) + [mth(start, start + k)]
-
-
-def subproof(m: int, start: int, end: int, whole: bool) -> list[bytes]:
-    """SUBPROOF(m, D[start:end], b), §2.1.4.1."""
-    n = end - start
-    if m == n:
-        return [] if whole else [mth(start, end)]
-    k = largest_power_of_two_below(n)
-    if m <= k:
-        return subproof(m, start, start + k, whole) + [mth(start + k, end)]
-    return subproof(m - k, start + k, end, False) + [mth(start, start + k)]
-
-
-def inclusion_proof(index: int, size: int) -> list[bytes]:
-    return path(index, 0, size)
-
-
-def consistency_proof(first: int, second: int) -> list[bytes]:
-    return subproof(first, 0, second, True) if first else []
+TREE = NaiveTree([f"leaf {i}".encode() for i in range(MAX_SIZE)])
+root, leaf = TREE.root, TREE.leaf_hash
+inclusion_proof, consistency_proof = TREE.inclusion, TREE.consistency
 
 
 def flipped(value: bytes) -> bytes:
