@@ -8,6 +8,10 @@ header:
      "status", "version", "chain_format", "chain_head", "head_signature", "key_id", "seats",
      "options", "result"}
 
+and, once the game's leaf is in the public log of finished games, "log": the leaf's index, its
+inclusion proof, and the tree size and signed checkpoint the proof is relative to
+(events/audit/export_log.py),
+
 then one line per stored event, oldest first, holding every field the hash chain covers:
 
     {"kind": "event", "version", "type", "seat", "visible_to", "recorded_at", "data", "nonce",
@@ -29,6 +33,7 @@ from uuid import UUID
 from domain.kit.codec import canonical_json, to_json
 from domain.tables.table import Table
 from domain.tables.view import view_table
+from events.audit.export_log import LOG_KEY, LogProof
 
 if TYPE_CHECKING:  # the offline verifier imports this module: no database driver at run time
     from events.postgres.store import StoredEvent
@@ -78,7 +83,10 @@ def derived_header(game_id: str, table: Table, version: int) -> dict[str, Any]:
     }
 
 
-def header(game_id: UUID, table: Table, version: int, anchor: Anchor) -> dict[str, Any]:
+def header(
+    game_id: UUID, table: Table, version: int, anchor: Anchor, log: LogProof | None = None
+) -> dict[str, Any]:
+    in_log = {LOG_KEY: log.to_json()} if log is not None else {}
     return {
         "kind": "header",
         "format": FORMAT,
@@ -88,6 +96,7 @@ def header(game_id: UUID, table: Table, version: int, anchor: Anchor) -> dict[st
         "chain_head": anchor.chain_head,
         "head_signature": anchor.head_signature,
         "key_id": anchor.key_id if anchor.head_signature else None,
+        **in_log,
     }
 
 
@@ -105,10 +114,15 @@ def event_record(event: StoredEvent) -> dict[str, Any]:
 
 
 def full_export(
-    game_id: UUID, table: Table, events: list[StoredEvent], anchor: Anchor
+    game_id: UUID,
+    table: Table,
+    events: list[StoredEvent],
+    anchor: Anchor,
+    log: LogProof | None = None,
 ) -> Iterator[str]:
-    """`events` end at the anchor's head (the version the table is at)."""
-    yield line(header(game_id, table, len(events), anchor))
+    """`events` end at the anchor's head (the version the table is at); `log` is where that
+    head is in the public log, once it is."""
+    yield line(header(game_id, table, len(events), anchor, log))
     for event in events:
         yield line(event_record(event))
 

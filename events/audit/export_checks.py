@@ -1,6 +1,7 @@
 """Every check of a finished game's export, offline: the format, the chain, the rules, the
-result, the anchor, the deal commitments and the seeds, and whether the deals are fair; the
-verdict they add up to is events/audit/verdicts.py's. docs/audit.md says what each check proves.
+result, the anchor, the game's place in the public log, the deal commitments and the seeds,
+and whether the deals are fair; the verdict they add up to is events/audit/verdicts.py's.
+docs/audit.md says what each check proves.
 """
 
 from __future__ import annotations
@@ -12,12 +13,19 @@ from events.audit.chain import GENESIS
 from events.audit.export import derived_header, seats_of
 from events.audit.export_file import Export, Refused, parse
 from events.audit.log_checks import check_deals, check_log
+from events.audit.log_inclusion_check import check_in_log
 from events.audit.seed_check import SeedCheck, check_seeds
 from events.audit.signing import key_id, public_key_from, signature_is_valid
 from events.audit.verdicts import Report
 
 
-def examine(raw: bytes, key: str | bytes | None = None, expect_head: str | None = None) -> Report:
+def examine(
+    raw: bytes,
+    key: str | bytes | None = None,
+    expect_head: str | None = None,
+    checkpoint: bytes | None = None,
+    proof: bytes | None = None,
+) -> Report:
     """Every check on an export's bytes: see `examine_text`."""
     try:
         text = raw.decode("utf-8")
@@ -25,14 +33,20 @@ def examine(raw: bytes, key: str | bytes | None = None, expect_head: str | None 
         report = Report()
         report.add("FAIL", "format", f"not UTF-8: {error}")
         return report
-    return examine_text(text, key, expect_head)
+    return examine_text(text, key, expect_head, checkpoint, proof)
 
 
 def examine_text(
-    text: str, key: str | bytes | None = None, expect_head: str | None = None
+    text: str,
+    key: str | bytes | None = None,
+    expect_head: str | None = None,
+    checkpoint: bytes | None = None,
+    proof: bytes | None = None,
 ) -> Report:
     """Every check on an export; `key` is the public key (PEM, /audit-key JSON or base64),
-    `expect_head` a head obtained elsewhere ([VERSION:]HEX)."""
+    `expect_head` a head obtained elsewhere ([VERSION:]HEX), `checkpoint` a signed note of the
+    public log obtained elsewhere, `proof` the game's inclusion proof in its tree (the JSON of
+    GET /log/proof/inclusion), in place of the export's own."""
     report = Report()
     try:
         export = parse(text)
@@ -45,6 +59,7 @@ def examine_text(
     )
     rules_ok = _chain_and_rules(export, report)
     _anchor(export, report, key, expect_head)
+    check_in_log(export, report, key, checkpoint, proof)
     deals_ok = _deals(export, report)
     seeds = _seeds(export, report)
     report.deals_fair = _fairness(seeds, rules_ok and deals_ok, report)

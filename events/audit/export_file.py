@@ -12,6 +12,7 @@ from typing import Any
 
 from domain.kit.codec import canonical_json
 from events.audit.export import EVENT_KEYS, FORMAT, HEADER_KEYS
+from events.audit.export_log import LOG_KEY, LogProof, log_proof_from
 
 LEGACY_FORMAT = "cardroom-export/1"
 LEGACY_HEADER_KEYS = HEADER_KEYS - {"chain_format", "head_signature", "key_id"}
@@ -26,6 +27,7 @@ class Refused(Exception):
 class Export:
     header: dict[str, Any]
     events: list[dict[str, Any]]
+    log: LogProof | None = None  # the header's "log": where the game is in the public log
 
 
 def _no_floats(text: str) -> Any:
@@ -67,7 +69,8 @@ def parse(text: str) -> Export:
         raise Refused(f"line 1 is not a {FORMAT} header")
     if head.get("complete") is not True:
         raise Refused("an unfinished game's export is only a view: nothing here proves itself")
-    if set(head) != (LEGACY_HEADER_KEYS if legacy else HEADER_KEYS):
+    given = set(head) if legacy else set(head) - {LOG_KEY}  # "log" once the game is in the log
+    if given != (LEGACY_HEADER_KEYS if legacy else HEADER_KEYS):
         raise Refused(f"the header's keys are not {sorted(HEADER_KEYS)}")
     if not legacy and head["chain_format"] not in (1, 2):
         raise Refused(f"chain format {head['chain_format']!r} is not 1 or 2")
@@ -78,7 +81,16 @@ def parse(text: str) -> Export:
     if legacy:
         head = {**head, "chain_format": 1, "head_signature": None, "key_id": None}
         events = [{**event, "nonce": None, "recorded_at": _z(event)} for event in events]
-    return Export(head, events)
+    return Export(head, events, _log(head))
+
+
+def _log(head: dict[str, Any]) -> LogProof | None:
+    if LOG_KEY not in head:
+        return None
+    try:
+        return log_proof_from(head[LOG_KEY])
+    except ValueError as error:
+        raise Refused(f"the header's log is not an inclusion proof: {error}") from None
 
 
 def _z(event: dict[str, Any]) -> Any:

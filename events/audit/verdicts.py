@@ -44,6 +44,9 @@ class Report:
         self.lines.append(Line(status, check, detail))
         return status != "FAIL"
 
+    def passed(self, check: str) -> bool:
+        return any(line.status == "ok" and line.check == check for line in self.lines)
+
     @property
     def consistent(self) -> bool:
         return all(line.status != "FAIL" for line in self.lines)

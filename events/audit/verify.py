@@ -1,11 +1,13 @@
-"""`python -m events.audit.verify EXPORT [--key KEY] [--expect-head HEX] [--json]`: checks an export
-offline.
+"""`python -m events.audit.verify EXPORT [--key KEY] [--expect-head HEX] [--checkpoint NOTE
+[--proof PROOF]] [--json]`: checks an export offline.
 
 No server and no database: the file, the chain rule, the key and the domain's rules are enough.
 Prints one line per check, then the verdict (events/audit/verdicts.py), each with its own exit
 status: 0 VERIFIED (every check passed and a key or a pinned head anchors the file), 3 CONSISTENT,
 NOT ANCHORED (every check passed, nothing anchors it), 1 NOT VERIFIED; 2 is bad usage. `--json`
-prints the same as one JSON object. docs/audit.md says what each check proves.
+prints the same as one JSON object. docs/audit.md says what each check proves. `--checkpoint`
+checks that the game's leaf is in the public log's tree of a signed checkpoint obtained
+elsewhere, by the export's inclusion proof or the one `--proof` gives (docs/audit.md 10).
 
 `python -m events.audit.verify --database [URL]`: the operator's integrity check. Walks every
 game in the database (URL, else DATABASE_URL) and recomputes its hash chain and head; prints a
@@ -53,7 +55,7 @@ def _said(report: Report, say: Say) -> bool:
 
 
 def read_key(where: str) -> bytes:
-    """A key file, or the URL of a server's GET /audit-key."""
+    """A file, or a URL (a server's GET /audit-key, /log/checkpoint or /log/proof/...)."""
     if where.startswith(("http://", "https://")):
         from urllib.request import urlopen
 
@@ -144,6 +146,18 @@ def arguments() -> argparse.ArgumentParser:
         " VERSION when pinned mid-game; the chain must lead from it",
     )
     parser.add_argument(
+        "--checkpoint",
+        metavar="NOTE",
+        help="a signed checkpoint of the public log obtained elsewhere (a file, or the URL of"
+        " GET /log/checkpoint), opened with --key: the game's leaf must be in its tree",
+    )
+    parser.add_argument(
+        "--proof",
+        metavar="PROOF",
+        help="with --checkpoint, the game's inclusion proof for the checkpoint's size (a file,"
+        " or the URL of GET /log/proof/inclusion?game=ID&size=N) in place of the export's own",
+    )
+    parser.add_argument(
         "--json",
         action="store_true",
         help="print one JSON object (verdict, exit_status, anchored, deals_fair, checks) instead"
@@ -156,21 +170,28 @@ def main(argv: list[str]) -> int:
     parser = arguments()
     options = parser.parse_args(argv)
     if options.database is not None:
-        if options.export or options.key or options.expect_head or options.json:
-            parser.error("--database checks the database alone: no export, --key, --expect-head"
-                         " or --json")  # fmt: skip
+        given = (options.export, options.key, options.expect_head, options.json)
+        if any(given) or options.checkpoint or options.proof:
+            parser.error("--database checks the database alone: no export, --key, --expect-head,"
+                         " --checkpoint, --proof or --json")  # fmt: skip
         return _main_database(parser, options.database or os.environ.get("DATABASE_URL", ""))
     if options.export is None:
         parser.error("give an export file, or --database")
+    if options.checkpoint and not options.key:
+        parser.error("--checkpoint is opened with the audit key: give --key too")
+    if options.proof and not options.checkpoint:
+        parser.error("--proof is a proof for the tree of a checkpoint: give --checkpoint too")
     try:
         with open(options.export, "rb") as file:
             raw = file.read()
         key = read_key(options.key) if options.key else None
-    except OSError as error:
+        checkpoint = read_key(options.checkpoint) if options.checkpoint else None
+        proof = read_key(options.proof) if options.proof else None
+    except (OSError, ValueError) as error:  # ValueError: a URL urllib cannot read
         report = Report()
         report.add("FAIL", "read", str(error))
     else:
-        report = examine(raw, key=key, expect_head=options.expect_head)
+        report = examine(raw, key, options.expect_head, checkpoint, proof)
     _print(report, options.json)
     return report.exit_status
 

@@ -11,11 +11,13 @@ from domain.shared.cards import Card
 from domain.shared.outcome import Outcome
 from domain.tables.table import SeatInfo
 from events.audit.export import EVENT_KEYS, FORMAT, HEADER_KEYS
+from events.audit.export_log import LOG_KEY, LOG_KEYS
 from tests.audit.event_shapes import by_type, data_defs, fields_of, nullable, origins
 
 UUID = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 RECORDED_AT = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"
 SIGNATURE = "^[A-Za-z0-9+/]{86}==$"  # base64 of the 64 bytes of an Ed25519 signature
+HASH = "^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$"  # base64 of the 32 bytes of a SHA-256 hash
 VIEW_HEADER_KEYS = ("kind", "format", "complete", "game_id", "type", "status", "version")
 VIEW_EVENT_KEYS = ("kind", "version", "type", "seat", "recorded_at", "data")
 
@@ -61,7 +63,26 @@ def header() -> dict[str, Any]:
         "options": {"type": "object"},
         "result": fields_of(Outcome),
     }
-    return shape(HEADER_KEYS, properties, "Line 1 of a finished game's export: it proves itself.")
+    said = "Line 1 of a finished game's export: it proves itself."
+    schema = shape(HEADER_KEYS, properties, said)
+    schema["properties"][LOG_KEY] = log()  # optional: once the game is in the public log
+    return schema
+
+
+def log() -> dict[str, Any]:
+    count = {"type": "integer", "minimum": 0}
+    properties = {
+        "checkpoint": {"type": "string"},
+        "hashes": {"type": "array", "items": {"type": "string", "pattern": HASH}},
+        "index": count,
+        "size": {"type": "integer", "minimum": 1},
+    }
+    said = (
+        "The game's place in the public log of finished games (docs/audit.md section 10): its"
+        " leaf's index, its inclusion proof, the tree size and signed checkpoint it is"
+        " relative to. Present once the game's leaf is in the log."
+    )
+    return shape(LOG_KEYS, properties, said)
 
 
 def view_header() -> dict[str, Any]:

@@ -118,7 +118,8 @@ def read(raw: bytes) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
     legacy = header.get("format") == "cardroom-export/1"
     if header.get("kind") != "header" or header.get("format") not in FORMATS:
         raise NotCanonical("line 1 is not an export header")
-    if header.get("complete") is not True or set(header) != (LEGACY_HEADER if legacy else HEADER):
+    keys = set(header) - ({"log"} if not legacy else set())  # in the public log: not checked here
+    if header.get("complete") is not True or keys != (LEGACY_HEADER if legacy else HEADER):
         raise NotCanonical("not a complete export's header")
     if any(set(e) != (LEGACY_EVENT if legacy else EVENT) or e["kind"] != "event" for e in events):
         raise NotCanonical("a line is not an event line")
