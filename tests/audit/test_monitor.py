@@ -1,0 +1,280 @@
+"""`python -m events.audit.monitor URL --state DIR` against a scripted log server
+(tests/audit/scripted_log.py): it holds when the log only grows and every leaf is its game's
+verified head, and says plainly, with exit status 1 and never a traceback, when the key was
+swapped, the log was rebuilt or truncated, a game was rewritten after it went into the log, or
+the server answers nonsense. tests/audit/test_monitor_live.py runs it against the service."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from events.audit.monitor import main
+from events.audit.signing import HeadSigner
+from tests.audit.scripted_log import ScriptedLog, b64, replies, serving
+from tests.events.exports import SIGNER, export_of, lines_of, rechained, text_of
+
+GAMES = [export_of("trick_and_snipers", seed) for seed in range(1, 8)]
+
+
+@pytest.fixture()
+def log() -> ScriptedLog:
+    scripted = ScriptedLog()
+    for export in GAMES[:3]:
+        scripted.add(export)
+    return scripted
+
+
+@pytest.fixture()
+def monitor(log, tmp_path, capsys):
+    """Runs the monitor against the log, always with the same state; (status, stdout)."""
+    with serving(log) as url:
+
+        def run(*extra: str) -> tuple[int, str]:
+            status = main([url, "--state", str(tmp_path / "state"), *extra])
+            out, err = capsys.readouterr()
+            assert "Traceback" not in out + err
+            return status, out
+
+        yield run
+
+
+def rewritten(export: str) -> str:
+    """The game with one event's time changed, re-chained and re-signed with the key: what an
+    operator holding the key can do, and what verifies by itself."""
+    lines = lines_of(export)
+    lines[5]["recorded_at"] = "2026-01-01T00:00:00.999999Z"
+    return rechained(lines, SIGNER)
+
+
+def test_a_first_run_trusts_the_key_checks_every_leaf_and_remembers_the_checkpoint(
+    monitor, tmp_path
+):
+    status, printed = monitor()
+    assert status == 0, printed
+    assert printed.splitlines() == [
+        f"key: trusting {SIGNER.key_id}, the first key this monitor saw",
+        printed.splitlines()[1],
+        "consistency: nothing remembered yet, every leaf is new",
+        "entries: leaves 0 to 2 hash to the checkpoint's root",
+        "games: each of the 3 new leaves is its game's verified head",
+        f"OK: the log is consistent at 3 leaves; {tmp_path / 'state'} remembers it",
+    ]
+    assert printed.splitlines()[1].startswith("checkpoint: cardroom.test/log, 3 leaves, root ")
+    assert (tmp_path / "state" / "checkpoint").read_bytes().startswith(b"cardroom.test/log\n3\n")
+
+
+def test_a_later_run_checks_the_new_leaves_and_that_the_tree_extends_the_remembered_one(
+    log, monitor
+):
+    assert monitor()[0] == 0
+    log.add(GAMES[3])
+    log.add(GAMES[4])
+    status, printed = monitor()
+    assert status == 0, printed
+    assert "consistency: the tree of 5 leaves extends the remembered tree of 3" in printed
+    assert "entries: leaves 3 to 4 hash to the checkpoint's root" in printed
+    assert "games: each of the 2 new leaves is its game's verified head" in printed
+    assert log.requests.count("/games/" + log.games[0] + "/export") == 1  # not checked again
+
+
+def test_a_run_with_nothing_new_holds(monitor):
+    assert monitor()[0] == 0
+    status, printed = monitor()
+    assert status == 0
+    assert "consistency: the same tree of 3 leaves as remembered" in printed
+    assert "key: " + SIGNER.key_id + ", the key trusted since the first run" in printed
+
+
+def test_a_game_rewritten_and_re_signed_after_it_went_into_the_log_is_caught_at_its_leaf(
+    log, monitor
+):
+    assert monitor()[0] == 0
+    log.add(GAMES[3])
+    game = log.games[3]
+    log.exports[game] = rewritten(GAMES[3]).encode()
+    status, printed = monitor()
+    assert status == 1
+    assert f"FAIL: 1 leaves are not their games' heads:\nleaf 3 (game {game}): the log holds" in (
+        printed
+    )
+    assert "the game was rewritten after it went into the log" in printed
+    status, again = monitor()  # nothing was remembered: the next run says it again
+    assert status == 1 and "leaf 3" in again
+
+
+def test_a_log_rebuilt_with_another_history_is_a_split_view_caught_by_consistency(
+    log, monitor, tmp_path
+):
+    assert monitor()[0] == 0
+    log.leaves = [log.leaves[1], log.leaves[0], log.leaves[2]]
+    log.games = [log.games[1], log.games[0], log.games[2]]
+    log.add(GAMES[3])
+    status, printed = monitor()
+    assert status == 1
+    assert printed.splitlines()[-1].startswith(
+        "FAIL: split view: the server's signed tree of 4 leaves does not extend the remembered"
+        " tree of 3 (root "
+    )
+    evidence = list((tmp_path / "state").glob("conflicting-checkpoint-*"))
+    assert [path.read_bytes() for path in evidence] == [log.note()]
+    assert monitor()[0] == 1  # the remembered checkpoint is still the one it verified
+
+
+def test_a_truncated_log_is_a_split_view(log, monitor):
+    assert monitor()[0] == 0
+    del log.leaves[2:], log.games[2:]
+    status, printed = monitor()
+    assert status == 1
+    assert "split view: the server's signed tree of 2 leaves does not extend the remembered" in (
+        printed
+    )
+
+
+def test_a_log_rebuilt_at_the_same_size_is_a_split_view(log, monitor):
+    assert monitor()[0] == 0
+    log.leaves[2], log.games[2] = log.leaves[1], log.games[1]
+    status, printed = monitor()
+    assert status == 1
+    assert "split view: the server's signed tree of 3 leaves" in printed
+
+
+def test_a_swapped_audit_key_is_caught_though_it_signs_everything(log, monitor):
+    assert monitor()[0] == 0
+    log.signer = HeadSigner(Ed25519PrivateKey.generate())
+    status, printed = monitor()
+    assert status == 1
+    assert printed.splitlines()[-1] == (
+        f"FAIL: the server's audit key is now {log.signer.key_id}, not the key {SIGNER.key_id}"
+        f" trusted first ({printed.split('(')[1].split(')')[0]}): a swapped key can sign any"
+        " history"
+    )
+
+
+def test_a_checkpoint_signed_by_another_key_is_caught(log, monitor):
+    stranger = HeadSigner(Ed25519PrivateKey.generate())
+    signed = ScriptedLog(stranger, leaves=log.leaves).note()
+    log.replaced["/log/checkpoint"] = replies(200, signed, kind="text/plain")
+    status, printed = monitor()
+    assert status == 1
+    assert "FAIL: the checkpoint served is not signed by the audit key" in printed
+
+
+def test_entries_that_do_not_hash_to_the_signed_root_are_caught(log, monitor):
+    assert monitor()[0] == 0
+    log.add(GAMES[3])
+    true_note = log.note()
+    log.leaves[3] = log.leaves[0]  # the entries lie; the checkpoint is the true tree's
+    log.replaced["/log/checkpoint"] = replies(200, true_note, kind="text/plain")
+    log.replaced["/log/proof/consistency"] = replies(
+        200, json.dumps({"hashes": [b64(h) for h in _true_proof(GAMES[:4], 3, 4)]}).encode()
+    )
+    status, printed = monitor()
+    assert status == 1
+    assert "FAIL: the entries 3 to 3 the server sent, appended to the remembered tree, do not" in (
+        printed
+    )
+
+
+def _true_proof(exports: list[str], first: int, second: int) -> list[bytes]:
+    honest = ScriptedLog()
+    for export in exports:
+        honest.add(export)
+    return honest.tree().consistency(first, second)
+
+
+def test_a_busy_server_is_waited_out(log, monitor):
+    busy = iter([replies(429, b'{"detail": "slow down"}')] * 2)
+
+    def answer(query):
+        script = next(busy, None)
+        return script(query) if script else log.honest("/log/checkpoint", query)
+
+    log.replaced["/log/checkpoint"] = answer
+    assert monitor()[0] == 0
+
+
+NONSENSE = {
+    "not JSON": replies(200, b"<html>hello</html>", kind="text/html"),
+    "a JSON array": replies(200, b"[1, 2]"),
+    "an error": replies(500, b'{"detail": "boom"}', kind="application/problem+json"),
+    "not found": replies(404, b"nope", kind="text/plain"),
+    "a cut connection": lambda _: (-1, "", b""),
+    "an empty body": replies(200, b""),
+}
+BAD_ENTRIES = {
+    "no items": {"items": []},
+    "items not a list": {"items": "many"},
+    "a leaf not base64": {"items": [{"index": 0, "game_id": "g", "leaf": "%%%"}]},
+    "a leaf not a string": {"items": [{"index": 0, "game_id": "g", "leaf": 7}]},
+    "a wrong index": {"items": [{"index": 5, "game_id": "g", "leaf": "AA=="}]},
+    "an item not an object": {"items": [None]},
+    "a game id not a string": {"items": [{"index": 0, "game_id": [], "leaf": "AA=="}]},
+}
+BAD_PROOFS = {
+    "hashes not base64": {"hashes": ["***"]},
+    "a short hash": {"hashes": [base64.b64encode(bytes(31)).decode()]},
+    "hashes not a list": {"hashes": {"a": 1}},
+    "no hashes": {},
+    "too many hashes": {"hashes": [base64.b64encode(bytes(32)).decode()] * 100},
+}
+
+
+@pytest.mark.parametrize("path", ["/audit-key", "/log/checkpoint", "/log/entries"])
+@pytest.mark.parametrize("answer", sorted(NONSENSE))
+def test_a_broken_answer_on_any_route_is_a_plain_failure(log, monitor, path, answer):
+    log.replaced[path] = NONSENSE[answer]
+    status, printed = monitor()
+    assert status == 1
+    assert printed.splitlines()[-1].startswith("FAIL: ")
+
+
+@pytest.mark.parametrize("answer", sorted(BAD_ENTRIES))
+def test_entries_that_are_not_entries_are_a_plain_failure(log, monitor, answer):
+    log.replaced["/log/entries"] = replies(200, json.dumps(BAD_ENTRIES[answer]).encode())
+    status, printed = monitor()
+    assert status == 1
+    assert printed.splitlines()[-1].startswith("FAIL: ")
+
+
+@pytest.mark.parametrize("answer", sorted(BAD_PROOFS))
+def test_a_consistency_proof_that_is_not_one_is_a_plain_failure(log, monitor, answer):
+    assert monitor()[0] == 0
+    log.add(GAMES[3])
+    log.replaced["/log/proof/consistency"] = replies(200, json.dumps(BAD_PROOFS[answer]).encode())
+    status, printed = monitor()
+    assert status == 1
+    assert printed.splitlines()[-1].startswith("FAIL: ")
+
+
+@pytest.mark.parametrize("answer", sorted(NONSENSE))
+def test_an_export_that_is_not_one_is_a_plain_failure(log, monitor, answer):
+    log.replaced["/games/" + log.games[1] + "/export"] = NONSENSE[answer]
+    status, printed = monitor()
+    assert status == 1
+    assert [line for line in printed.splitlines() if line.startswith("FAIL: ")]
+    assert log.games[1] in printed
+
+
+def test_a_server_that_does_not_answer_in_time_is_a_plain_failure(log, monitor):
+    log.replaced["/log/checkpoint"] = replies(200, b"late", delay=2.0)
+    status, printed = monitor("--timeout", "0.5")
+    assert status == 1
+    assert printed.splitlines()[-1] == "FAIL: GET /log/checkpoint failed: timed out"
+
+
+def test_an_unreachable_server_is_a_plain_failure(tmp_path, capsys):
+    status = main(["http://127.0.0.1:9", "--state", str(tmp_path / "state")])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert out.startswith("FAIL: GET /audit-key failed: ") and "Traceback" not in out + err
+
+
+def test_a_leaf_that_is_not_a_games_canonical_leaf_is_caught(log, monitor):
+    log.leaves[1] = text_of([json.loads(log.leaves[1])]).encode()  # a newline after it
+    status, printed = monitor()
+    assert status == 1
+    assert f"leaf 1 (game {log.games[1]}) is not a game's canonical leaf" in printed
