@@ -15,6 +15,8 @@ from tests.audit.event_shapes import origins
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "audit.md").read_text("utf-8")
 EXAMPLES = "".join(path.read_text("utf-8") for path in sorted((ROOT / "docs/audit").iterdir()))
+# The public log's vectors (section 10) are the guide's own, held true by test_log_vectors.py.
+EXAMPLES += GUIDE.split("<!-- log-vectors:begin -->")[1].split("<!-- log-vectors:end -->")[0]
 
 
 def origin_table() -> dict[str, dict[str, str]]:
