@@ -151,10 +151,11 @@ class Monitor:
             self.say(f"entries: leaves {first} to {new.size - 1} hash to the checkpoint's root")
         problems = self.games(fresh, key)
         if problems:
-            shown = "\n".join(problems[:SHOWN_PROBLEMS])
+            listed = "\n".join(problems[:SHOWN_PROBLEMS])
             more = len(problems) - SHOWN_PROBLEMS
-            raise Caught(f"{len(problems)} leaves are not their games' heads:\n{shown}"
-                         + (f"\n... and {more} more" if more > 0 else ""))  # fmt: skip
+            listed += f"\n... and {more} more" if more > 0 else ""
+            said = f"{len(problems)} of {len(fresh)} new leaves are not their games' heads"
+            raise Caught(f"{said}:\n{listed}")
 
     def games(self, fresh: list[Entry], key: bytes) -> list[str]:
         problems: list[str] = []

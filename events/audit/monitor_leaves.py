@@ -17,7 +17,6 @@ from typing import Any
 from events.audit.export_checks import examine
 from events.audit.log_client import LogServer, Unreliable
 from events.audit.log_format import leaf_bytes
-from events.audit.verdicts import VERIFIED
 
 PAGE = 1000  # entries asked for at once; the server may send fewer
 MAX_LEAF_BYTES = 4096
@@ -82,9 +81,10 @@ def leaf_problem(server: LogServer, entry: Entry, key: bytes) -> str | None:
     if said is None:
         return f"{name} is not a game's canonical leaf: {entry.leaf[:120]!r}"
     report = examine(server.export(entry.game_id), key=key)
-    if report.verdict != VERIFIED:
-        failed = next((str(line) for line in report.lines if line.status == "FAIL"), "")
-        return f"{name}: its export does not verify ({report.verdict}): {failed}"
+    failed = [line for line in report.lines if line.status == "FAIL"]
+    if not report.anchored or any(line.check != "log" for line in failed):
+        first = next((str(line) for line in failed), "")
+        return f"{name}: its export does not verify ({report.verdict}): {first}"
     head = report.header
     exported = {"head": head["chain_head"], "type": head["type"], "version": head["version"]}
     logged = {"head": said["head"], "type": said["type"], "version": said["version"]}
@@ -95,4 +95,6 @@ def leaf_problem(server: LogServer, entry: Entry, key: bytes) -> str | None:
             f" {exported['version']} ({exported['type']}): the game was rewritten after it went"
             " into the log"
         )
+    if failed:  # the leaf is right, but the export's own proof of it is not
+        return f"{name}: its export's own place in the log does not hold: {failed[0]}"
     return None

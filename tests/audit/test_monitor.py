@@ -12,6 +12,7 @@ import json
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from events.audit.export_log import LogProof
 from events.audit.monitor import main
 from events.audit.signing import HeadSigner
 from tests.audit.scripted_log import ScriptedLog, b64, replies, serving
@@ -98,8 +99,9 @@ def test_a_game_rewritten_and_re_signed_after_it_went_into_the_log_is_caught_at_
     log.exports[game] = rewritten(GAMES[3]).encode()
     status, printed = monitor()
     assert status == 1
-    assert f"FAIL: 1 leaves are not their games' heads:\nleaf 3 (game {game}): the log holds" in (
-        printed
+    assert (
+        f"FAIL: 1 of 1 new leaves are not their games' heads:\nleaf 3 (game {game}): the log holds"
+        in (printed)
     )
     assert "the game was rewritten after it went into the log" in printed
     status, again = monitor()  # nothing was remembered: the next run says it again
@@ -278,3 +280,35 @@ def test_a_leaf_that_is_not_a_games_canonical_leaf_is_caught(log, monitor):
     status, printed = monitor()
     assert status == 1
     assert f"leaf 1 (game {log.games[1]}) is not a game's canonical leaf" in printed
+
+
+def with_its_place(log: ScriptedLog, export: str, index: int) -> bytes:
+    """The export as the service gives it once in the log: with its leaf's proof."""
+    size = len(log.leaves)
+    proof = LogProof(index, size, tuple(log.tree().inclusion(index, size)), log.note(size))
+    lines = lines_of(export)
+    return text_of([{**lines[0], "log": proof.to_json()}, *lines[1:]]).encode()
+
+
+def test_a_rewritten_game_whose_export_carries_the_logs_proof_is_caught_by_its_head(log, monitor):
+    assert monitor()[0] == 0
+    log.add(GAMES[3])
+    log.exports[log.games[3]] = with_its_place(log, rewritten(GAMES[3]), 3)
+    status, printed = monitor()
+    assert status == 1
+    assert "leaf 3 (game " in printed and "the game was rewritten after it went into" in printed
+
+
+def test_an_export_whose_own_proof_does_not_hold_is_caught(log, monitor):
+    log.exports[log.games[2]] = with_its_place(log, GAMES[2], 1)  # the proof of another leaf
+    status, printed = monitor()
+    assert status == 1
+    assert f"leaf 2 (game {log.games[2]}): its export's own place in the log does not hold" in (
+        printed
+    )
+
+
+def test_exports_that_carry_their_place_in_the_log_hold(log, monitor):
+    for index, game in enumerate(log.games):
+        log.exports[game] = with_its_place(log, log.exports[game].decode(), index)
+    assert monitor()[0] == 0
