@@ -110,8 +110,8 @@ class Monitor:
         if new.size > old.size:
             hashes = self.consistency_proof(old.size, new.size)
             if verify_consistency(old.size, new.size, old.root, new.root, hashes):
-                self.say(f"consistency: the tree of {new.size} leaves extends the remembered"
-                         f" tree of {old.size}")  # fmt: skip
+                extends = f"the tree of {new.size} leaves extends the remembered tree of"
+                self.say(f"consistency: {extends} {old.size}")
                 return
         elif new.size == old.size and new.root == old.root:
             self.say(f"consistency: the same tree of {new.size} leaves as remembered")
