@@ -9,7 +9,7 @@ import uuid
 import pytest
 import redis
 
-from api.streams.slots import StreamSlots
+from api.streams.slots import RENEWAL_BATCH_SECONDS, StreamSlots
 
 OWNERS = ["address-10.0.0.1", "credential-abc"]
 
@@ -50,3 +50,25 @@ def test_a_stream_no_longer_renewed_stops_counting_when_its_time_is_past(connect
     assert slots.acquire(["address-a"], True, 60) == "client"
     assert not isinstance(slots.acquire(["address-b"], True, 60), str)
     assert isinstance(lapsing, object)
+
+
+def test_renewals_close_together_are_written_together_and_none_is_lost(connection):
+    slots = counted(connection, per_client=0, capacity=100)
+    streams = [slots.acquire([f"address-{n}"], True, 2.5) for n in range(3)]
+    for slot in streams:  # the first is written at once, the other two wait for the next
+        slots.renew(slot, 60)  # type: ignore[arg-type]
+    time.sleep(RENEWAL_BATCH_SECONDS + 0.1)
+    slots.renew(streams[0], 60)  # type: ignore[arg-type]
+    time.sleep(1.6)  # past the 2.5 s they were opened for
+    assert slots.open_streams() == (3, 0)
+
+
+def test_a_stream_released_while_its_renewal_waits_stays_released(connection):
+    slots = counted(connection, per_client=0, capacity=100)
+    first, second = slots.acquire(["address-a"], True, 60), slots.acquire(["address-b"], True, 60)
+    slots.renew(first, 60)  # type: ignore[arg-type]
+    slots.renew(second, 60)  # type: ignore[arg-type]
+    slots.release(second)  # type: ignore[arg-type]
+    time.sleep(RENEWAL_BATCH_SECONDS + 0.1)
+    slots.renew(first, 60)  # type: ignore[arg-type]
+    assert slots.open_streams() == (1, 0)
