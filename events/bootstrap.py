@@ -29,6 +29,7 @@ from events.postgres.db import UNAVAILABLE, make_pool
 from events.postgres.notifications import GameNotifier, listening
 from events.postgres.repository import Repository
 from events.postgres.unit_of_work import PostgresUnitOfWork
+from events.public_log import PublicLog
 from events.queries import Queries, run_in_place
 from events.rating_updates import RatingUpdates
 from events.sealing import Sealer
@@ -58,6 +59,7 @@ class Cardroom:
     matcher: Matcher
     work: WorkQueue
     outgoing: Outgoing
+    public_log: PublicLog
 
     def close(self) -> None:
         self.pool.close()
@@ -113,4 +115,5 @@ def bootstrap(
         Matcher(pool, commands, skills, secrets.SystemRandom()),
         WorkQueue(pool),
         Outgoing(pool, webhook_sealer),
+        PublicLog(pool, signer, settings.log_origin),
     )

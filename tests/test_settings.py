@@ -55,6 +55,7 @@ BAD = {
     "LOG_LEVEL": ("loud", "one of"),
     "RATE_LIMITS": ("sometimes", "one of"),
     "SWEEP_AFTER_SECONDS": ("soon", "not a number"),
+    "LOG_ORIGIN": ("my log", "no spaces"),
 }
 
 

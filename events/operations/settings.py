@@ -66,6 +66,7 @@ class Settings:
     webhook_max_failures: int = 20  # failed attempts in a row that disable an endpoint
     webhook_threads: int = 8  # deliveries sent at once by each worker process
     match_interval_seconds: float = 1.0  # how often each worker process's matcher passes
+    log_origin: str = "cardroom.localhost/log"  # the public log's name in its checkpoints
 
     @property
     def audit_key_path(self) -> str:
@@ -123,6 +124,7 @@ ENVIRONMENT = {
     "WEBHOOK_MAX_FAILURES": "webhook_max_failures",
     "WEBHOOK_THREADS": "webhook_threads",
     "MATCH_INTERVAL_SECONDS": "match_interval_seconds",
+    "LOG_ORIGIN": "log_origin",
 }
 
 
@@ -201,6 +203,9 @@ def load_settings(environ: Mapping[str, str] = os.environ) -> Settings:
     for lowered in ("rate_limits", "log_format"):
         if lowered in values:
             values[lowered] = values[lowered].lower()
+    origin = values.get("log_origin", "")
+    if any(c.isspace() or c == "+" for c in origin):  # C2SP: a signed note's key name
+        raise SettingsError(f"LOG_ORIGIN={origin!r}: a log's name has no spaces and no '+'")
     if not values.get("web_connections"):
         streams = values.get("max_streams", Settings.max_streams)
         values["web_connections"] = streams + CONNECTIONS_BEYOND_STREAMS
