@@ -144,11 +144,12 @@ class Monitor:
             fresh.append(entry)
         if frontier.root() != new.root:
             raise Caught(
-                f"the entries {first} to {new.size - 1} the server sent, appended to the"
+                f"the entries of {_leaves(first, new.size)} the server sent, appended to the"
                 " remembered tree, do not hash to the checkpoint's root"
             )
         if fresh:
-            self.say(f"entries: leaves {first} to {new.size - 1} hash to the checkpoint's root")
+            hashed = f"{_leaves(first, new.size)} and the remembered tree hash to its root"
+            self.say(f"entries: {hashed}")
         problems = self.games(fresh, key)
         if problems:
             listed = "\n".join(problems[:SHOWN_PROBLEMS])
@@ -172,6 +173,10 @@ class Monitor:
         if fresh and not problems:
             self.say(f"games: each of the {len(fresh)} new leaves is its game's verified head")
         return problems
+
+
+def _leaves(start: int, end: int) -> str:
+    return f"leaf {start}" if end == start + 1 else f"leaves {start} to {end - 1}"
 
 
 def arguments() -> argparse.ArgumentParser:

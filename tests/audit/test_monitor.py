@@ -60,7 +60,7 @@ def test_a_first_run_trusts_the_key_checks_every_leaf_and_remembers_the_checkpoi
         f"key: trusting {SIGNER.key_id}, the first key this monitor saw",
         printed.splitlines()[1],
         "consistency: nothing remembered yet, every leaf is new",
-        "entries: leaves 0 to 2 hash to the checkpoint's root",
+        "entries: leaves 0 to 2 and the remembered tree hash to its root",
         "games: each of the 3 new leaves is its game's verified head",
         f"OK: the log is consistent at 3 leaves; {tmp_path / 'state'} remembers it",
     ]
@@ -77,7 +77,7 @@ def test_a_later_run_checks_the_new_leaves_and_that_the_tree_extends_the_remembe
     status, printed = monitor()
     assert status == 0, printed
     assert "consistency: the tree of 5 leaves extends the remembered tree of 3" in printed
-    assert "entries: leaves 3 to 4 hash to the checkpoint's root" in printed
+    assert "entries: leaves 3 to 4 and the remembered tree hash to its root" in printed
     assert "games: each of the 2 new leaves is its game's verified head" in printed
     assert log.requests.count("/games/" + log.games[0] + "/export") == 1  # not checked again
 
@@ -176,8 +176,9 @@ def test_entries_that_do_not_hash_to_the_signed_root_are_caught(log, monitor):
     )
     status, printed = monitor()
     assert status == 1
-    assert "FAIL: the entries 3 to 3 the server sent, appended to the remembered tree, do not" in (
-        printed
+    assert (
+        "FAIL: the entries of leaf 3 the server sent, appended to the remembered tree, do not"
+        in (printed)
     )
 
 
