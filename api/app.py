@@ -20,7 +20,7 @@ from api.http.json_provider import SafeJSONProvider
 from api.http.limits import install_limits
 from api.http.problems import register_error_handlers
 from api.http.request_log import install_request_log
-from api.resources import game_types, games, health, players
+from api.resources import game_types, games, health, players, public_log
 from api.resources.metrics import CountedCommands, install_metrics
 from api.server.gunicorn_log import REDACT
 from api.services import Services
@@ -88,6 +88,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         queue=cardroom.queue,
         matcher=cardroom.matcher,
         work=cardroom.work,
+        public_log=cardroom.public_log,
     )
     for blueprint in (
         games.bp,
@@ -97,6 +98,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         client.bp,
         players.bp,
         streams.bp,
+        public_log.bp,
     ):
         app.register_blueprint(blueprint)
     register_error_handlers(app)

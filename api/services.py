@@ -16,6 +16,7 @@ from events.matchmaking.matcher import Matcher
 from events.matchmaking.queue import Queue
 from events.operations.settings import Settings
 from events.players import Players
+from events.public_log import PublicLog
 from events.queries import Queries
 from events.webhooks.endpoints import Webhooks
 from events.work_queue import WorkQueue
@@ -35,6 +36,7 @@ class Services:
     queue: Queue
     matcher: Matcher  # the workers run it; tests run passes through it; views never do
     work: WorkQueue  # the outbox's lag, for the health check and /metrics
+    public_log: PublicLog  # the log of finished games (GET /log/..., exports)
 
 
 def services() -> Services:

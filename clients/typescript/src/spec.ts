@@ -722,6 +722,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public log's latest signed checkpoint.
+         * @description A C2SP signed note whose body is a C2SP tlog checkpoint: the origin (`LOG_ORIGIN`), the
+         *     tree size and the RFC 9162 root hash in standard base64, one per line; then an empty
+         *     line and `— <origin> <base64(key id (4 bytes) || Ed25519 signature)>`, signed with the
+         *     key of `GET /audit-key` (key id: the first 4 bytes of
+         *     SHA-256(origin || "\n" || 0x01 || public key)). The log is one Merkle tree of every
+         *     finished game's final head, appended within 10 s of the game's end; the empty tree is
+         *     signed too. Nothing of the log beyond this checkpoint is served. See docs/api.md.
+         */
+        get: operations["logCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The leaves of the public log from `start`, up to `end` (excluded).
+         * @description At most 1000 leaves, never past the latest checkpoint: fewer than asked for when the
+         *     page or the tree ends first (ask again from the next index). A leaf is the canonical
+         *     JSON (RFC 8785: keys sorted, no spaces, UTF-8) of `{"game_id", "head", "type",
+         *     "version"}`, `head` being the game's final chain head (`chain_head` of
+         *     `GET /games/{id}/audit`) and `version` its final version. A page that holds every
+         *     leaf asked for never changes.
+         */
+        get: operations["logEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/proof/inclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's leaf index and its RFC 9162 inclusion proof in the tree of `size`.
+         * @description The audit path of RFC 9162 §2.1.3.1, leaf side first: with the leaf's hash (SHA-256 of
+         *     0x00 || leaf) it gives the root of the tree of `size` leaves (§2.1.3.2). 404 when the
+         *     game is not in that tree (not finished, not yet appended, appended later, or no game).
+         */
+        get: operations["logInclusionProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/proof/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The RFC 9162 proof that the tree of `from` leaves is a prefix of the tree of `to`.
+         * @description PROOF(from, D[to]) of RFC 9162 §2.1.4.1, deepest first; empty when `from` is 0 or
+         *     equals `to`. A proof never changes.
+         */
+        get: operations["logConsistencyProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1909,6 +2003,27 @@ export interface components {
             /** @description The same key as a PEM SubjectPublicKeyInfo. */
             public_key_pem: string;
         };
+        /** @description A SHA-256 hash, standard base64. */
+        LogHash: string;
+        LogEntries: {
+            items: {
+                index: number;
+                /** Format: uuid */
+                game_id: string;
+                /** @description The leaf's bytes (canonical JSON), standard base64. */
+                leaf: string;
+            }[];
+        };
+        LogInclusionProof: {
+            /** @description The leaf's index in the log. */
+            index: number;
+            /** @description The size of the tree the proof is for. */
+            size: number;
+            hashes: components["schemas"]["LogHash"][];
+        };
+        LogConsistencyProof: {
+            hashes: components["schemas"]["LogHash"][];
+        };
         /** @description An RFC 9457 problem with a stable `code`. */
         Problem: {
             /** Format: uri */
@@ -2048,6 +2163,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description `not-found`: a size or index beyond the log's latest checkpoint, or a game not in the tree asked about. */
+        LogNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description `idempotency-key-reused`: the Idempotency-Key was used with another body. */
         IdempotencyKeyReused: {
             headers: {
@@ -2081,6 +2205,12 @@ export interface components {
         InboxETag: string;
         /** @description The game's version, quoted. */
         ETag: string;
+        /** @description `public, no-cache`: what follows the latest checkpoint moves on (`no-store` for a request that carries a credential, as everywhere). */
+        LogLatest: string;
+        /** @description `public, max-age=31536000, immutable`: the answer for fixed sizes never changes (the log is append-only). */
+        LogImmutable: string;
+        /** @description `public, max-age=31536000, immutable` for fixed sizes, `public, no-cache` for what follows the latest checkpoint. */
+        LogCacheControl: string;
         /** @description The view depends on the caller's token. */
         Vary: "Authorization";
     };
@@ -3270,6 +3400,125 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    logCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed note. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["LogLatest"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    logEntries: {
+        parameters: {
+            query: {
+                /** @description The first index; below the latest checkpoint's size (else 404). */
+                start: number;
+                /** @description The index after the last one wanted; greater than `start` (else 400). */
+                end: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The leaves, in index order. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["LogCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogEntries"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            404: components["responses"]["LogNotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    logInclusionProof: {
+        parameters: {
+            query: {
+                /** @description A game id. */
+                game: string;
+                /**
+                 * @description A tree size, at most the latest checkpoint's (else 404); without it, the latest
+                 *     checkpoint's. A proof for a given size never changes.
+                 */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["LogCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogInclusionProof"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            404: components["responses"]["LogNotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    logConsistencyProof: {
+        parameters: {
+            query: {
+                /** @description The earlier tree size; at most `to` (else 400). */
+                from: number;
+                /** @description The later tree size; at most the latest checkpoint's (else 404). */
+                to: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["LogImmutable"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogConsistencyProof"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            404: components["responses"]["LogNotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
