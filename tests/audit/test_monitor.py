@@ -313,3 +313,15 @@ def test_exports_that_carry_their_place_in_the_log_hold(log, monitor):
     for index, game in enumerate(log.games):
         log.exports[game] = with_its_place(log, log.exports[game].decode(), index)
     assert monitor()[0] == 0
+
+
+def test_many_new_leaves_are_checked_with_progress_on_stderr(tmp_path, capsys):
+    many = ScriptedLog(page=5)
+    for seed in range(20, 32):
+        many.add(export_of("trick_and_snipers", seed))
+    with serving(many) as url:
+        status = main([url, "--state", str(tmp_path / "state")])
+    out, err = capsys.readouterr()
+    assert status == 0, out
+    assert "games: each of the 12 new leaves is its game's verified head" in out
+    assert err.startswith("checking 12 new leaves against their games' exports")
