@@ -1,6 +1,7 @@
 """GET /games/{id}/audit (re-decide every move and check the chain, the deals and the signed
-head), GET /games/{id}/export (the log as self-proving NDJSON once the game is over) and
-GET /audit-key (the public key that signs every head)."""
+head), GET /games/{id}/export (the log as self-proving NDJSON once the game is over, with its
+place in the public log once it is there) and GET /audit-key (the public key that signs every
+head)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from api.http.requests import game_uuid
 from api.resources.games import bp
 from api.services import services
 from events.audit.export import MEDIA_TYPE, full_export, viewer_export
+from events.audit.export_log import LogProof
+from events.audit.log_format import open_checkpoint
 from events.audit.report import anchor, held_state
 from events.errors import GameNotFound
 
@@ -52,7 +55,7 @@ def export(game_id: str) -> ResponseReturnValue:
         raise GameNotFound(game)  # a log the rules cannot read: only /audit reports it
     if table.status == "finished":
         published = anchor(str(game), log, svc.signer.public_key, finished=True)
-        lines = full_export(game, table, log.events, published)
+        lines = full_export(game, table, log.events, published, _in_public_log(str(game)))
     else:
         shown = [render_event(table, event, seat) for event in log.events]
         lines = viewer_export(game, table, log.stream.version, seat, shown)
@@ -60,3 +63,15 @@ def export(game_id: str) -> ResponseReturnValue:
     response.headers["Content-Disposition"] = f'attachment; filename="game-{game}.ndjson"'
     response.headers["Vary"] = "Authorization"
     return response
+
+
+def _in_public_log(game_id: str) -> LogProof | None:
+    """The game's leaf in the tree of the latest checkpoint, with that checkpoint: the proof is
+    asked for that checkpoint's size, so an append meanwhile changes neither."""
+    svc = services()
+    note = svc.public_log.checkpoint_note()
+    size = open_checkpoint(note, svc.signer.public_key).size
+    included = svc.public_log.inclusion(game_id, size)
+    if included is None:
+        return None
+    return LogProof(included.index, included.size, tuple(included.hashes), note)
