@@ -1,6 +1,7 @@
 """`python -m workers`: one RQ worker (non-forking) plus the outbox relay, the sweeper, the
-turn timers and the matchmaker; when Pushpin holds the streams, the stream publisher;
-and threads that deliver webhooks, with their own relay and sweeper (workers/webhooks.py).
+turn timers, the matchmaker and the public log's appender (one active at a time over every
+worker process); when Pushpin holds the streams, the stream publisher; and threads that
+deliver webhooks, with their own relay and sweeper (workers/webhooks.py).
 
 `--jobs-only` runs just the RQ worker, to add job capacity beside a full one.
 SimpleWorker runs jobs in this process: forking per job would cost a new database pool
@@ -23,6 +24,7 @@ from rq.serializers import JSONSerializer
 
 from events.operations import heartbeats, logs
 from workers import context
+from workers.log_appender import append_forever
 from workers.matcher import match_forever
 from workers.relay import relay_forever, sweep_forever
 from workers.stream_publisher import publish_forever
@@ -71,7 +73,7 @@ def beat_forever(stop: threading.Event, who: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m workers")
     parser.add_argument(
-        "--jobs-only", action="store_true", help="no relay, sweeper, timers or matcher"
+        "--jobs-only", action="store_true", help="no relay, sweeper, timers, matcher, log appender"
     )
     args = parser.parse_args()
     settings = context.settings()
@@ -82,6 +84,9 @@ def main() -> None:
         threading.Thread(target=sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
         threading.Thread(target=fire_forever, args=(stop,), daemon=True, name="timers").start()
         threading.Thread(target=match_forever, args=(stop,), daemon=True, name="matcher").start()
+        threading.Thread(
+            target=append_forever, args=(stop,), daemon=True, name="log-appender"
+        ).start()
         if settings.pushpin_urls:  # Pushpin holds the streams: publish each event to it
             threading.Thread(
                 target=publish_forever, args=(stop,), daemon=True, name="publisher"
