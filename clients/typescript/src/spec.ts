@@ -710,8 +710,12 @@ export interface paths {
          *     "data", "nonce", "prev_hash", "hash"}`; check it with `python -m events.audit.verify FILE
          *     --key URL-of-audit-key`. Before that (`"complete": false`) it is only the caller's
          *     view: a `viewer` seat and the events as `GET /games/{id}/events` shows them, without
-         *     hashes or nonces. The lines' JSON Schema is docs/audit/export.schema.json; see
-         *     docs/audit.md.
+         *     hashes or nonces. Once a finished game's leaf is in the public log, its header also
+         *     holds `log`: `{"index", "size", "hashes", "checkpoint"}`, the leaf's index and its
+         *     inclusion proof in the tree of that signed checkpoint (as `GET /log/proof/inclusion`
+         *     and `GET /log/checkpoint` give them); `python -m events.audit.verify FILE --key URL
+         *     --checkpoint NOTE` checks it against a checkpoint obtained elsewhere. The lines' JSON
+         *     Schema is docs/audit/export.schema.json; see docs/audit.md.
          */
         get: operations["exportGame"];
         put?: never;
