@@ -16,12 +16,21 @@ def test_a_table_of_humans_plays_a_whole_game_to_a_result(client):
     assert set(final["result"]["winners"]) | set(final["result"]["losers"]) == {0, 1, 2, 3}
 
 
-def test_the_event_log_has_one_event_per_version_and_replays_to_the_same_game(client):
+def test_the_event_log_has_one_event_per_version_and_replays_to_the_same_game_with_every_hand_open(
+    client,
+):
     created = create_game(client, "trick_and_snipers", humans(3))
     final = play_to_end(client, created["id"], tokens_of(created), seed=3)
     events = client.get(f"/games/{created['id']}/events?limit=1000").get_json()["events"]
     assert [e["version"] for e in events] == list(range(1, final["version"] + 1))
     replayed = client.get(f"/games/{created['id']}/replay?version={final['version']}").get_json()
+    # The game is over, so the replay opens every seat's cards: as each seat's own view has them
+    for seat, token in tokens_of(created).items():
+        own = client.get(f"/games/{created['id']}", headers=auth(token)).get_json()["you"]
+        opened = {
+            key: replayed["seats"][seat].pop(key) for key in own.keys() - {"seat", "legal_actions"}
+        }
+        assert opened == {key: own[key] for key in opened}
     assert replayed == final
 
 
