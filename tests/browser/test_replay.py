@@ -179,3 +179,54 @@ def test_an_unfinished_game_has_no_replay_yet(open_page, live_server):
     browsing.goto(f"#/replay/{game_id}")
     browsing.page.wait_for_selector("#replay #problem")
     assert browsing.page.locator(f'#replay a[href="#/games/{game_id}"]').count() == 1
+
+
+def hands_drawn(page) -> dict[int, list[tuple[str, int]]]:
+    """Each seat's hand as the page draws it by the seat, sorted."""
+    drawn = page.evaluate(
+        """() => [...document.querySelectorAll('#seats li[data-seat]')].map((li) => [
+             Number(li.dataset.seat),
+             [...li.querySelectorAll('.open-hand .card')].map((c) => [c.dataset.suit,
+               Number(c.dataset.rank)])])"""
+    )
+    return {seat: sorted((suit, rank) for suit, rank in cards) for seat, cards in drawn}
+
+
+def hands_from_the_log(events: list[dict], version: int) -> dict[int, list[tuple[str, int]]]:
+    """Trick & Snipers hands after event `version`, from the (now public) log alone: dealt,
+    passed on, received, played (T1-T3)."""
+    hands: dict[int, set] = {}
+    for event in events[:version]:
+        data, kind = event["data"], event["type"]
+        cards = {(c["suit"], c["rank"]) for c in data.get("cards", [])}
+        if kind == "HandDealt":
+            hands[data["seat"]] = cards
+        elif kind == "CardsPassed":
+            hands[data["seat"]] -= cards
+        elif kind == "CardsReceived":
+            hands[data["seat"]] |= cards
+        elif kind == "CardPlayed":
+            hands[data["seat"]].discard((data["card"]["suit"], data["card"]["rank"]))
+    return {seat: sorted(cards) for seat, cards in hands.items()}
+
+
+def test_stepping_through_a_finished_game_shows_every_seats_hand_as_it_stood(
+    open_page, live_server
+):
+    # Given a finished game, its log public, and the version its last hand was dealt at
+    game = finished_bot_game(live_server.url)
+    url = f"{live_server.url}/games/{game['id']}/events?limit=1000"
+    events = requests.get(url, timeout=10).json()["events"]
+    dealt = max(e["version"] for e in events if e["type"] == "HandDealt")
+    # When the replay opens there and steps forward through the passes and the first tricks
+    browsing = open_replay(open_page, game["id"], dealt)
+    page = browsing.page
+    seats = range(len(game["seats"]))
+    for version in range(dealt, min(dealt + 30, game["version"]) + 1):
+        if version > dealt:
+            step_to(page, "#forward", version)
+        # Then every seat shows its hand as the log says it stood then
+        assert hands_drawn(page) == hands_from_the_log(events, version), version
+    assert all(hands_drawn(page)[seat] for seat in seats)  # some cards were still in hand
+    label = page.get_attribute("#seats li[data-seat='1'] .open-hand", "aria-label")
+    assert label == f"{game['seats'][1]['name'] or 'Bot 1'}'s hand"

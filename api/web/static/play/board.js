@@ -1,7 +1,8 @@
 // The parts of a table drawn the same way live and in the replay: the trick (or the last one),
-// the game's own state, and the seats with their public figures.
+// the game's own state, and the seats with their public figures (and, in a finished game's
+// replay, their hands).
 
-import { cardFace } from "./cards.js";
+import { cardFace, sortCards } from "./cards.js";
 import { h } from "./dom.js";
 import { seatCards, seatFigures, tableState } from "./games.js";
 import { t } from "./i18n.js";
@@ -46,6 +47,16 @@ export function seatItems(view, you) {
       you === seat.seat ? h("span", { class: "you-mark" }, ` (${t("seat.you")})`) : null,
       h("span", { class: "kind" }, seat.kind === "bot" ? [" · ", term("bot", kind)] : ` · ${kind}`),
       toAct ? h("span", { class: "turn-mark" }, ` ◀ ${t("seat.to_act")}`) : null,
-      seatFigures(view, seat), seatCards(view, seat));
+      seatFigures(view, seat), seatCards(view, seat), openHand(view, seat));
   });
+}
+
+// A seat's hand face up: only a finished game's replay has one in `seats`, nothing being secret
+// once a game is over; the live table never gets any.
+function openHand(view, seat) {
+  if (!seat.hand) return null;
+  const label = t("seat.hand", seatName(view, seat.seat));
+  return h("div", { class: "private open-hand", role: "group", "aria-label": label },
+    h("span", { class: "label" }, t("seat.hand.label")),
+    seat.hand.length ? sortCards(seat.hand, view.type).map((c) => cardFace(c, "small")) : "—");
 }

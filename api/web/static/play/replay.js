@@ -1,6 +1,6 @@
 // The replay viewer of a finished game (#/replay/<id>/<version>): the table as it stood after
-// each event (GET /games/{id}/replay?version=N, as this browser's seat or a spectator may see
-// it), stepped forwards and backwards or jumped to, with every step in a list of links, the
+// each event (GET /games/{id}/replay?version=N: the game being over, every seat's hand shows
+// by its seat), stepped forwards and backwards or jumped to, with every step in a list of links, the
 // outcome of each step explained, and a badge saying whether the history verifies (verify.js).
 
 import { allEvents, api } from "./api.js";

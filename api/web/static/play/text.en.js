@@ -83,6 +83,8 @@ export default {
   "seat.kind.human": "player",
   "seat.you": "you",
   "seat.to_act": "to act",
+  "seat.hand": (name) => `${name}'s hand`,
+  "seat.hand.label": "Hand",
 
   // the table
   "table.title": "Table",

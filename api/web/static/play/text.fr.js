@@ -112,6 +112,8 @@ export default {
   "seat.kind.human": "joueur",
   "seat.you": "vous",
   "seat.to_act": "à jouer",
+  "seat.hand": (name) => `Main de ${name}`,
+  "seat.hand.label": "Main",
 
   "table.title": "Table",
   "table.round": (r) => `manche ${n(r)}`,
