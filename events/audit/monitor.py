@@ -104,8 +104,9 @@ class Monitor:
         return new
 
     def consistent(self, old: Checkpoint, new: Checkpoint, note: bytes) -> None:
-        if old.size == 0:
-            self.say("consistency: nothing remembered yet, every leaf is new")
+        if old.size == 0:  # the empty tree is a prefix of every tree
+            remembered = "the remembered tree was empty" if old.origin else "nothing remembered yet"
+            self.say(f"consistency: {remembered}, every leaf is new")
             return
         if new.size > old.size:
             hashes = self.consistency_proof(old.size, new.size)
