@@ -7,7 +7,7 @@ The header carries it as `"log"` once the game's leaf is in the log, and not at 
             "index": <leaf index>, "size": <tree size>}
 
 Nothing in it is hashed into the chain: the checkpoint is checked against the audit key, the
-proof against the checkpoint (events/audit/export_log_check.py), docs/audit.md section 10.
+proof against the checkpoint (events/audit/log_inclusion_check.py), docs/audit.md 10.7.
 """
 
 from __future__ import annotations

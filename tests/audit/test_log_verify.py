@@ -2,9 +2,8 @@
 
 The tree and the proofs are the RFC's recursive definitions (§2.1.1 MTH, §2.1.3.1 PATH,
 §2.1.4.1 PROOF and SUBPROOF) written out naively (tests/audit/naive_tree.py), nothing shared
-with the log's writer: every
-leaf is included in every later tree, every tree is consistent with every later one, and a
-proof of anything else, or a proof altered in any way, fails.
+with the log's writer: every leaf is included in every later tree, every tree is consistent
+with every later one, and a proof of anything else, or a proof altered in any way, fails.
 """
 
 from __future__ import annotations
