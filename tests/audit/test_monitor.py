@@ -325,3 +325,25 @@ def test_many_new_leaves_are_checked_with_progress_on_stderr(tmp_path, capsys):
     assert status == 0, out
     assert "games: each of the 12 new leaves is its game's verified head" in out
     assert err.startswith("checking 12 new leaves against their games' exports")
+
+
+def test_a_state_directory_that_cannot_be_read_is_a_plain_failure(monitor, tmp_path):
+    assert monitor()[0] == 0
+    (tmp_path / "state" / "tree.json").write_text("{not json")
+    status, printed = monitor()
+    assert status == 1
+    assert printed.startswith(f"FAIL: the state in {tmp_path / 'state'} cannot be read: ")
+
+
+def test_a_remembered_tree_that_is_not_the_remembered_checkpoints_is_refused(monitor, tmp_path):
+    assert monitor()[0] == 0
+    tree = tmp_path / "state" / "tree.json"
+    remembered = json.loads(tree.read_text())
+    remembered["hashes"][0] = b64(bytes(32))
+    tree.write_text(json.dumps(remembered))
+    status, printed = monitor()
+    assert status == 1
+    assert (
+        printed.splitlines()[-1]
+        == f"FAIL: {tmp_path / 'state'} does not hold together: start afresh"
+    )
