@@ -13,8 +13,16 @@ from domain.shared.cards import cards_json
 from domain.tables import selfplay
 from domain.tables.table import Table
 from domain.tables.view import view_once_over, view_table
+from tests.fifth_game.high_card import GAME as HIGH_CARD
 
-PLAYERS = {"st_patrick": 3, "ouroboros_trick": 4, "trick_and_snipers": 4, "saint_poker": 3}
+PLAYERS = {
+    "st_patrick": 3,
+    "ouroboros_trick": 4,
+    "trick_and_snipers": 4,
+    "saint_poker": 3,
+    "high_card": 2,
+}
+GAMES = {**GAME_TYPES, "high_card": HIGH_CARD}  # a game added later needs no line for this
 
 
 def tables_of_a_game(game: GameType, seed: int = 5) -> list[Table]:
@@ -24,7 +32,7 @@ def tables_of_a_game(game: GameType, seed: int = 5) -> list[Table]:
 
 
 def middle(tables: list[Table]) -> list[Table]:
-    """Tables mid-game, with cards in hand: some early, some half-way, some late."""
+    """Tables mid-game: some early, some half-way, some late."""
     return [tables[len(tables) * k // 8] for k in range(1, 8)]
 
 
@@ -35,7 +43,7 @@ def as_set(cards: list[dict]) -> set[tuple[str, int]]:
 @pytest.mark.parametrize("game_id", list(PLAYERS))
 def test_every_seat_shows_the_hand_it_held_then(game_id):
     # Given a bot game played to its end
-    tables = tables_of_a_game(GAME_TYPES[game_id])
+    tables = tables_of_a_game(GAMES[game_id])
     assert tables[-1].status == "finished"
     for then in middle(tables):
         # When anyone looks at a version from its middle
@@ -50,7 +58,7 @@ def test_every_seat_shows_the_hand_it_held_then(game_id):
 @pytest.mark.parametrize("game_id", list(PLAYERS))
 def test_a_seats_entry_is_what_its_own_view_showed_but_what_it_could_do(game_id):
     # Given a version from the middle of a game now over
-    for then in middle(tables_of_a_game(GAME_TYPES[game_id])):
+    for then in middle(tables_of_a_game(GAMES[game_id])):
         for entry in view_once_over(then, None)["seats"]:
             # Then the entry holds the seat's own `you` block, less its seat and legal actions
             own = view_table(then, entry["seat"])["you"]
@@ -62,7 +70,7 @@ def test_a_seats_entry_is_what_its_own_view_showed_but_what_it_could_do(game_id)
 
 @pytest.mark.parametrize("game_id", list(PLAYERS))
 def test_a_seat_still_gets_its_own_block(game_id):
-    then = middle(tables_of_a_game(GAME_TYPES[game_id]))[3]
+    then = middle(tables_of_a_game(GAMES[game_id]))[3]
     view = view_once_over(then, 1)
     assert view["you"] == view_table(then, 1)["you"]
 
@@ -88,7 +96,7 @@ def test_saint_poker_deck_shows_as_it_stood_then():
 @pytest.mark.parametrize("game_id", list(PLAYERS))
 def test_the_same_versions_seen_as_usual_show_no_hand(game_id):
     # The open view is only ever asked for once the game is over; the usual view is unchanged.
-    for then in middle(tables_of_a_game(GAME_TYPES[game_id])):
+    for then in middle(tables_of_a_game(GAMES[game_id])):
         for viewer in (None, 0):
             assert all("hand" not in entry for entry in view_table(then, viewer)["seats"])
 
