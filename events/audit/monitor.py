@@ -7,7 +7,8 @@ Each run, against what DIR remembers (events/audit/monitor_state.py):
 2. the checkpoint (GET /log/checkpoint) is signed by it;
 3. its tree extends the remembered one (GET /log/proof/consistency, RFC 9162 §2.1.4.2);
 4. the new entries (GET /log/entries), appended to the remembered tree, hash to its root;
-5. each new leaf is its game's head: the game's export verifies with the key and ends there.
+5. each new leaf is its game's head: the game's export verifies with the key and ends there
+   (with `--recheck`, every leaf, once the remembered entries still hash to the remembered root).
 Then DIR remembers the new checkpoint. Exit status 0 when everything holds; 1, with a plain
 message, when anything does not (a split view: a remembered checkpoint the server's tree does
 not extend), or when the server cannot be read: never a traceback. 2 is bad usage.
@@ -43,9 +44,12 @@ class Caught(Exception):
 
 
 class Monitor:
-    def __init__(self, server: LogServer, directory: Path, say: Say, progress: Say) -> None:
+    def __init__(
+        self, server: LogServer, directory: Path, say: Say, progress: Say, recheck: bool = False
+    ) -> None:
         self.server, self.directory = server, directory
         self.say, self.progress = say, progress
+        self.recheck = recheck  # every leaf's game again, not only the new ones
 
     def run(self) -> None:
         remembered = state.load(self.directory)
@@ -55,7 +59,8 @@ class Monitor:
         new = self.checkpoint(note, key, old)
         self.consistent(old, new, note)
         frontier = Frontier(remembered.frontier.size, list(remembered.frontier.hashes))
-        self.leaves(frontier, new, base64.b64encode(raw_public_key(key)))
+        older = self.remembered_leaves(old) if self.recheck else []
+        self.leaves(frontier, new, base64.b64encode(raw_public_key(key)), older)
         state.save_tree(self.directory, note, frontier)
         self.say(f"OK: the log is consistent at {new.size} leaves; {self.directory} remembers it")
 
@@ -135,9 +140,28 @@ class Monitor:
         except ValueError as error:
             raise Unreliable(f"GET /log/proof/consistency: {error}") from None
 
-    def leaves(self, frontier: Frontier, new: Checkpoint, key: bytes) -> None:
+    def _which(self) -> str:
+        return "leaves" if self.recheck else "new leaves"
+
+    def remembered_leaves(self, old: Checkpoint) -> list[Entry]:
+        """The entries of the remembered tree, as the server serves them now: they must still
+        hash to its root."""
+        again = Frontier()
+        older = list(entries(self.server, 0, old.size))
+        for entry in older:
+            again.append(leaf_hash(entry.leaf))
+        if again.root() != old.root:
+            raise Caught(
+                f"the entries of {_leaves(0, old.size)} the server sends now do not hash to the"
+                " remembered root: the log was rewritten"
+            )
+        if older:
+            self.say(f"entries: {_leaves(0, old.size)} still hash to the remembered root")
+        return older
+
+    def leaves(self, frontier: Frontier, new: Checkpoint, key: bytes, older: list[Entry]) -> None:
         """The new entries hash, with the remembered tree, to the new root; then each is its
-        game's verified head."""
+        game's verified head (and each of `older` too)."""
         first = frontier.size
         fresh = []
         for entry in entries(self.server, first, new.size):
@@ -151,28 +175,29 @@ class Monitor:
         if fresh:
             hashed = f"{_leaves(first, new.size)} and the remembered tree hash to its root"
             self.say(f"entries: {hashed}")
-        problems = self.games(fresh, key)
+        problems = self.games(older + fresh, key)
         if problems:
             listed = "\n".join(problems[:SHOWN_PROBLEMS])
             more = len(problems) - SHOWN_PROBLEMS
             listed += f"\n... and {more} more" if more > 0 else ""
-            said = f"{len(problems)} of {len(fresh)} new leaves are not their games' heads"
+            said = f"{len(problems)} of {len(older + fresh)} {self._which()} are not their games'"
+            said += " heads"
             raise Caught(f"{said}:\n{listed}")
 
-    def games(self, fresh: list[Entry], key: bytes) -> list[str]:
+    def games(self, checked: list[Entry], key: bytes) -> list[str]:
         problems: list[str] = []
-        shown = time.monotonic()
-        if len(fresh) > 10:
-            self.progress(f"checking {len(fresh)} new leaves against their games' exports")
-        for done, entry in enumerate(fresh, start=1):
+        shown, which = time.monotonic(), self._which()
+        if len(checked) > 10:
+            self.progress(f"checking {len(checked)} {which} against their games' exports")
+        for done, entry in enumerate(checked, start=1):
             problem = leaf_problem(self.server, entry, key)
             if problem is not None:
                 problems.append(problem)
             if time.monotonic() - shown >= 2:
                 shown = time.monotonic()
-                self.progress(f"{done}/{len(fresh)} leaves checked, {len(problems)} wrong")
-        if fresh and not problems:
-            self.say(f"games: each of the {len(fresh)} new leaves is its game's verified head")
+                self.progress(f"{done}/{len(checked)} leaves checked, {len(problems)} wrong")
+        if checked and not problems:
+            self.say(f"games: each of the {len(checked)} {which} is its game's verified head")
         return problems
 
 
@@ -200,6 +225,12 @@ def arguments() -> argparse.ArgumentParser:
         " verified (created on the first run)",
     )
     parser.add_argument(
+        "--recheck",
+        action="store_true",
+        help="check every leaf's game again, not only the new ones: a game rewritten after"
+        " this monitor first checked it is caught too (one export per leaf)",
+    )
+    parser.add_argument(
         "--timeout",
         type=float,
         default=SECONDS,
@@ -212,7 +243,7 @@ def arguments() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     options = arguments().parse_args(argv)
     server = LogServer(options.url, options.timeout)
-    monitor = Monitor(server, Path(options.state), print, _to_stderr)
+    monitor = Monitor(server, Path(options.state), print, _to_stderr, options.recheck)
     try:
         monitor.run()
     except Caught as caught:

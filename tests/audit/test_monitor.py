@@ -347,3 +347,42 @@ def test_a_remembered_tree_that_is_not_the_remembered_checkpoints_is_refused(mon
         printed.splitlines()[-1]
         == f"FAIL: {tmp_path / 'state'} does not hold together: start afresh"
     )
+
+
+def test_a_game_rewritten_after_the_monitor_checked_it_is_caught_by_a_recheck(log, monitor):
+    assert monitor()[0] == 0
+    game = log.games[1]
+    log.exports[game] = rewritten(GAMES[1]).encode()
+    assert monitor()[0] == 0  # its leaf is not new: a plain run does not fetch it again
+    status, printed = monitor("--recheck")
+    assert status == 1
+    assert "entries: leaves 0 to 2 still hash to the remembered root" in printed
+    assert f"FAIL: 1 of 3 leaves are not their games' heads:\nleaf 1 (game {game})" in printed
+
+
+def test_a_recheck_of_a_sound_log_holds(log, monitor):
+    assert monitor()[0] == 0
+    log.add(GAMES[3])
+    status, printed = monitor("--recheck")
+    assert status == 0, printed
+    assert "games: each of the 4 leaves is its game's verified head" in printed
+
+
+def test_a_recheck_catches_remembered_entries_served_otherwise(log, monitor):
+    assert monitor()[0] == 0
+    honest = log.honest
+
+    def swapped(query):
+        status, kind, body = honest("/log/entries", query)
+        items = json.loads(body)["items"]
+        for item in items:
+            item["leaf"] = b64(log.leaves[{0: 1, 1: 0}.get(item["index"], item["index"])])
+        return status, kind, json.dumps({"items": items}).encode()
+
+    log.replaced["/log/entries"] = swapped
+    status, printed = monitor("--recheck")
+    assert status == 1
+    assert printed.splitlines()[-1] == (
+        "FAIL: the entries of leaves 0 to 2 the server sends now do not hash to the remembered"
+        " root: the log was rewritten"
+    )
