@@ -101,10 +101,10 @@ def finished_and_logged(url: str, count: int) -> list[str]:
     return games
 
 
-def monitor(url: str, state: Path) -> subprocess.CompletedProcess:
+def monitor(url: str, state: Path, *extra: str) -> subprocess.CompletedProcess:
     """As an outsider runs it: a fresh process, no database."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    command = [sys.executable, "-m", "events.audit.monitor", url, "--state", str(state)]
+    command = [sys.executable, "-m", "events.audit.monitor", url, "--state", str(state), *extra]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
 
 
@@ -136,10 +136,7 @@ def test_a_finished_game_rewritten_and_re_signed_by_the_operator_is_caught_at_it
     assert monitor(server, tmp_path / "state").returncode == 0
     (game,) = finished_and_logged(server, 1)
     original = httpx.get(f"{server}/games/{game}/export").text
-    lines = lines_of(original)
-    later = _moment(lines[5]["recorded_at"]) + timedelta(seconds=1)  # hashed, checked by no rule
-    lines[5]["recorded_at"] = later.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    forged = lines_of(rechained(lines, load_or_create_signer(live_settings.audit_key_file)))
+    forged = forged_from(original, live_settings)
     try:
         rewrite(live_settings, game, forged)
         served = httpx.get(f"{server}/games/{game}/export").content
@@ -161,6 +158,33 @@ def test_a_finished_game_rewritten_and_re_signed_by_the_operator_is_caught_at_it
         print(caught.stdout)
     finally:
         rewrite(live_settings, game, lines_of(original))
+
+
+def test_a_game_rewritten_after_the_monitor_saw_it_is_caught_by_a_recheck(
+    server, live_settings, tmp_path
+):
+    (game,) = finished_and_logged(server, 1)
+    assert monitor(server, tmp_path / "state").returncode == 0
+    original = httpx.get(f"{server}/games/{game}/export").text
+    try:
+        rewrite(live_settings, game, forged_from(original, live_settings))
+        assert monitor(server, tmp_path / "state").returncode == 0  # nothing new to it
+        caught = monitor(server, tmp_path / "state", "--recheck")
+        assert caught.returncode == 1, caught.stdout
+        assert f"(game {game}): the log holds head {lines_of(original)[0]['chain_head']}" in (
+            caught.stdout
+        )
+    finally:
+        rewrite(live_settings, game, lines_of(original))
+
+
+def forged_from(export: str, settings: Settings) -> list[dict]:
+    """The game with one event's time changed (hashed, checked by no rule), re-chained and
+    re-signed with the service's own key, as an operator can."""
+    lines = lines_of(export)
+    later = _moment(lines[5]["recorded_at"]) + timedelta(seconds=1)
+    lines[5]["recorded_at"] = later.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return lines_of(rechained(lines, load_or_create_signer(settings.audit_key_file)))
 
 
 def monitor_checkpoint(tmp_path: Path) -> bytes:
