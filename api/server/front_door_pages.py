@@ -22,6 +22,7 @@ HEADERS_DETAIL = (
 
 PAGES = {
     400: Refusal(400, "validation-error", "the request is not valid HTTP/1.1"),
+    408: Refusal(408, "request-timeout", "the body did not arrive in time"),
     403: Refusal(403, "forbidden", "the request is not allowed here"),
     414: Refusal(414, "uri-too-long", "the request line is over the limit of 4094 bytes"),
     431: Refusal(431, "header-fields-too-large", HEADERS_DETAIL),

@@ -54,13 +54,21 @@ def in_progress(response: requests.Response) -> bool:
     return response.status_code == 409 and "request-in-progress" in response.text
 
 
+def _reason(error: requests.RequestException) -> str:
+    """The innermost cause, e.g. 'RemoteDisconnected', to tell a reset from a refusal."""
+    cause: BaseException = error
+    while cause.__context__ is not None and cause.__context__ is not cause:
+        cause = cause.__context__
+    return f"{type(cause).__name__}: {str(cause)[:60]}"
+
+
 def send(tally: Tally, session: requests.Session, method: str, url: str, **kw: Any) -> Any:
     """The request, sent again after each failure until it is answered."""
     for _ in range(PATIENCE):
         try:
             response = session.request(method, url, timeout=10, **kw)
         except requests.RequestException as error:
-            tally.count(f"connection {type(error).__name__}")
+            tally.count(f"connection {type(error).__name__} ({method} {_reason(error)})")
             time.sleep(0.2)
             continue
         outcome = outcome_of(response)

@@ -80,6 +80,16 @@ def test_a_body_not_complete_in_time_is_the_apis_408_problem(front):
     assert b"https://cardroom.dev/problems/request-timeout" in raw
 
 
+def test_a_body_of_which_nothing_comes_is_the_apis_408_problem_from_the_front_door(front):
+    head = (
+        b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 100\r\n\r\n"
+    )
+    raw = exchange(front.port, head, timeout=15)  # HAProxy waits 10 s for a body to begin
+    assert raw.startswith(b"HTTP/1.1 408 ")
+    assert b"https://cardroom.dev/problems/request-timeout" in raw
+
+
 def test_actions_reach_the_nodes_while_pushpin_is_frozen_and_only_the_streams_wait(front):
     pushpin = front.pushpin()
     assert pushpin is not None
