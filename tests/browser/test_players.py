@@ -204,7 +204,7 @@ def test_my_tables_shows_a_new_table_and_a_your_turn_badge_when_the_notice_arriv
     browsing.goto("#/tables")
     page = browsing.page
     item = f'#mine li[data-game="{game_id}"]'
-    page.wait_for_selector(f'{item}[data-my-turn="false"]')
+    _wait_for_listed_item(browsing, f'{item}[data-my-turn="false"]')
     assert not page.locator(f"{item} .turn-badge").count()
     _wait_for_notice_streams(browsing, 1)
     reads = _inbox_reads(browsing)
@@ -281,9 +281,21 @@ def _wait_until_listed(browsing: Browsing, expected: set[str]) -> None:
         if _listed(browsing) == expected:
             return
         browsing.page.wait_for_timeout(100)
+    assert _listed(browsing) == expected, _what_the_list_read(browsing)
+
+
+def _wait_for_listed_item(browsing: Browsing, selector: str) -> None:
+    """Waits for `selector` in the tables list; on a timeout says what the page read and shows."""
+    for _ in range(WAIT_MS // 100):
+        if browsing.page.locator(selector).count():
+            return
+        browsing.page.wait_for_timeout(100)
+    raise AssertionError(f"{selector} never showed\n{_what_the_list_read(browsing)}")
+
+
+def _what_the_list_read(browsing: Browsing) -> str:
     reads = [(r.url, r.status, r.body) for r in browsing.record.responses if "/me/" in r.url]
-    shown = browsing.page.inner_html("main")
-    assert _listed(browsing) == expected, f"{browsing.page.url}\n{shown}\n{reads[-6:]}"
+    return f"{browsing.page.url}\n{browsing.page.inner_html('main')}\n{reads[-6:]}"
 
 
 def _inbox_reads(browsing: Browsing) -> int:
@@ -300,7 +312,7 @@ def test_a_dropped_notice_stream_reopens_with_a_new_ticket_after_the_last_notice
     with streams_lasting(live_server, 1.0):
         browsing.goto("#/tables")
         item = f'#mine li[data-game="{game_id}"]'
-        browsing.page.wait_for_selector(f'{item}[data-my-turn="false"]')
+        _wait_for_listed_item(browsing, f'{item}[data-my-turn="false"]')
         _wait_for_notice_streams(browsing, 2)  # it dropped, and came back
         # When the table is dealt between two drops
         joined = requests.post(
