@@ -37,10 +37,10 @@ def postgres_pid(pgdata: Path) -> int | None:
 
 def ensure_postgres(pgdata: Path, stoppers: list[Callable[[], None]], owner: bool) -> str:
     _import_pgserver()
-    import pgserver
+    from pgserver.postgres_server import get_server
 
     running = postgres_pid(pgdata)
-    server = pgserver.get_server(pgdata, cleanup_mode=None)  # waits until ready
+    server = get_server(pgdata, cleanup_mode=None)  # waits until ready
     if running is None:
         log(f"started embedded Postgres in {pgdata}")
     else:
@@ -67,7 +67,11 @@ def _create_database(admin_url: str, name: str) -> None:
 def stop_postgres(pgdata: Path) -> None:
     _import_pgserver()
     from pgserver import postgres_server
-    from pgserver._commands import pg_ctl
+    from pgserver._commands import create_command_function
+
+    # pgserver makes its pg_ctl at import time by setattr, which no type checker sees; this is
+    # the same function, made the same way.
+    pg_ctl = create_command_function("pg_ctl")
 
     user = "pgserver" if os.geteuid() == 0 else None  # pgserver runs postgres as this user
     try:

