@@ -12,7 +12,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from embedded import pushpin
+from api.server import pushpin_conf as pushpin
 from events.operations.settings import CONNECTIONS_BEYOND_STREAMS, Settings
 
 HOST = "127.0.0.1"

@@ -23,7 +23,8 @@ import sys
 import time
 from dataclasses import dataclass
 
-from embedded import front_door, pushpin
+from api.server import pushpin_conf as pushpin
+from embedded import front_door
 from embedded.common import log
 from embedded.procs import StopSignal, Supervised, terminate
 from embedded.services import Services, ensure_services

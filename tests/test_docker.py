@@ -9,6 +9,7 @@ import copy
 import json
 import re
 import subprocess
+import tomllib
 from pathlib import Path
 
 import jsonschema_rs
@@ -122,6 +123,38 @@ def test_the_api_and_the_worker_report_health():
     assert "/readyz" in (ROOT / "docker" / "healthcheck.py").read_text()
 
 
+def installed_packages() -> set[str]:
+    """The top-level packages `pip install .` installs (pyproject.toml's package discovery)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    included = config["tool"]["setuptools"]["packages"]["find"]["include"]
+    return {name.split(".")[0] for name in included}
+
+
+def modules_run(service: dict) -> list[str]:
+    """The modules a service's command runs with `python -m`, its shell line's too."""
+    command = service.get("command", [])
+    line = command if isinstance(command, str) else " ".join(command)
+    return re.findall(r"\bpython -m ([\w.]+)", line)
+
+
+def test_pushpin_is_configured_by_the_installed_api_not_by_embedded():
+    assert modules_run(compose()["services"]["pushpin"]) == ["api.server.pushpin_conf"]
+    assert (ROOT / "api" / "server" / "pushpin_conf.py").is_file()
+
+
+def test_compose_runs_modules_of_the_installed_packages_and_none_of_embedded():
+    """embedded/ is `make run`'s servers: a deployment that ran one of its modules would break
+    the day embedded/ left the image."""
+    installed = installed_packages() - {"embedded"}
+    run = {name: modules_run(service) for name, service in compose()["services"].items()}
+    modules = [module for names in run.values() for module in names]
+    assert len(modules) >= 3, run  # migrate, pushpin, worker at least
+    for module in modules:
+        assert module.split(".")[0] in installed, (module, run)
+        path = ROOT.joinpath(*module.split("."))
+        assert path.with_suffix(".py").is_file() or (path / "__main__.py").is_file(), module
+
+
 def dockerfile() -> list[tuple[str, str]]:
     """(INSTRUCTION, arguments) of each instruction, continuation lines joined."""
     text = re.sub(r"\\\n\s*", " ", DOCKERFILE.read_text(encoding="utf-8"))
@@ -198,3 +231,4 @@ def test_the_build_context_has_what_the_image_needs_and_no_local_state():
     local = [".venv/bin/python", ".data/audit-key.pem", ".git/HEAD", "tests/test_docker.py"]
     local += ["api/__pycache__/app.cpython-311.pyc", "cardroom.egg-info/PKG-INFO", "keys/a.pem"]
     assert [path for path in local if not ignored(path, patterns)] == []
+

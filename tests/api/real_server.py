@@ -15,10 +15,10 @@ from pathlib import Path
 
 import requests
 
+from api.server.pushpin_conf import PushpinSetup, command, pushpin_key
 from embedded.front_door import FrontDoor, haproxy_command
 from embedded.ports import free_port
 from embedded.procs import die_with_parent
-from embedded.pushpin import PushpinSetup, command, pushpin_key
 from events.operations.settings import Settings
 from tests.api.conftest import ROOT
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import requests
 
+from api.server.pushpin_conf import PushpinSetup
 from embedded.front_door import FrontDoor, missing_package
 from embedded.ports import free_port
-from embedded.pushpin import PushpinSetup
 from tests.api.real_server import Served, gunicorn_serving, start_haproxy, stop_haproxy
 from tests.deploy.heads import CASES, answer_to, exchange
 from tests.deploy.launcher import Launched, launched

@@ -10,9 +10,11 @@ zurl), and the proxy's zurl sockets pointed into that rundir: with the package's
 every proxied request fails with `error` in the proxy's log. Every ZeroMQ socket is a file in
 the rundir, so several Pushpins run side by side on one machine, each with its own ports.
 
-`python -m embedded.pushpin DIR PORT ORIGIN CONTROL_PORT` writes the configuration and runs
-Pushpin in the foreground, listening on every interface (docker/compose.yaml's `pushpin`), with the
-key it signs its requests with derived from the settings' signing key (AUDIT_KEY_FILE).
+`python -m api.server.pushpin_conf DIR PORT ORIGIN CONTROL_PORT` writes the configuration and
+runs Pushpin in the foreground, listening on every interface (docker/compose.yaml's `pushpin`),
+with the key it signs its requests with derived from the settings' signing key (AUDIT_KEY_FILE).
+It lives here, in the deployed package, because a deployment runs it; `make run`
+(embedded/front_door.py) configures its own Pushpin with it too, so both shapes match.
 """
 
 from __future__ import annotations
