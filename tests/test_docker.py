@@ -232,3 +232,14 @@ def test_the_build_context_has_what_the_image_needs_and_no_local_state():
     local += ["api/__pycache__/app.cpython-311.pyc", "cardroom.egg-info/PKG-INFO", "keys/a.pem"]
     assert [path for path in local if not ignored(path, patterns)] == []
 
+
+def test_the_image_gets_no_test_or_bench_helpers():
+    tracked = subprocess.run(
+        ["git", "ls-files", "testing", "tests", "bench"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert any(path.startswith("testing/") for path in tracked)
+    assert [path for path in tracked if not ignored(path, dockerignore())] == []

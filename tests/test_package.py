@@ -1,7 +1,8 @@
 """`pip install .` makes a package that works away from the source tree: built as a wheel and
 installed into a fresh venv, run from a directory with no sources in it, it migrates an empty
 database and serves the repo's own openapi.yaml, byte for byte, and the web client's files (the
-games' guides and view modules among them)."""
+games' guides and view modules among them). The wheel holds the packages a deployment runs
+and `make run`'s embedded servers, never the tests' helpers (testing/)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import sysconfig
 import tomllib
+import zipfile
 from pathlib import Path
 
 import psycopg
@@ -20,6 +22,8 @@ import pytest
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
+# What the wheel installs: the deployed packages, and embedded/ for the `embedded` extra.
+INSTALLED = {"api", "domain", "events", "workers", "embedded"}
 MIGRATIONS = sorted(path.name for path in (ROOT / "events/postgres/migrations").glob("*.sql"))
 # Run inside the fresh venv: where the packages come from, and what /openapi.yaml serves.
 SERVE_SPEC = """
@@ -91,10 +95,23 @@ def run_installed(python: Path, *args: str, cwd: Path, env: dict[str, str]) -> b
     return run(python, "-I", *args, cwd=cwd, env=env).stdout
 
 
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    built = tmp_path_factory.mktemp("wheel")
+    return build_wheel(copy_of_sources(built / "sources"), built / "wheels")
+
+
+def test_the_wheel_holds_the_installed_packages_and_not_the_tests_helpers(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert top == INSTALLED
+    assert not [name for name in names if name.startswith(("testing/", "tests/", "bench/"))]
+
+
 def test_the_installed_wheel_migrates_an_empty_database_and_serves_the_spec(
-    tmp_path, empty_database_url, redis_url, queue_name
+    wheel, tmp_path, empty_database_url, redis_url, queue_name
 ):
-    wheel = build_wheel(copy_of_sources(tmp_path / "sources"), tmp_path / "wheels")
     python = fresh_venv(tmp_path / "venv", wheel)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
