@@ -16,7 +16,6 @@ import random
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
 from uuid import UUID
 
 import psycopg
@@ -41,11 +40,6 @@ CREATE TABLE IF NOT EXISTS bench_history_state (key text PRIMARY KEY, value text
 CREATE TABLE IF NOT EXISTS bench_history_chunks (
     chunk integer PRIMARY KEY, games integer NOT NULL, events bigint NOT NULL);
 """
-
-
-def with_database(url: str, name: str) -> str:
-    """The URL of database `name` on the server of `url`."""
-    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
 
 
 def database_exists(server_url: str, name: str) -> bool:

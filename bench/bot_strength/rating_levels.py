@@ -30,10 +30,8 @@ work whatever the machine's load.
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import random
-import socket
 import sys
 import threading
 import time
@@ -41,7 +39,6 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 import requests
 
@@ -49,6 +46,7 @@ from bench.bot_strength.games import LEVELS
 from bench.stats import percentile
 from domain.games import GAME_TYPES
 from domain.search.budget import Budget, Deadline, Iterations
+from testing.sse import Stream
 
 TYPES = ("trick_and_snipers", "ouroboros_trick", "saint_poker", "st_patrick")
 TABLE_SIZE = 3
@@ -193,31 +191,18 @@ class TypeTournament:
 
 def _notices(url: str, key: str) -> Iterator[dict | None]:
     """The player's notices from `/me/stream`, and None whenever NOTICE_WAIT passes without
-    one (the server's heartbeat comments, every second here, wake the read). Plain HTTP/1.0
-    on a socket: the answer is not chunked, and each line is handed on as it arrives."""
-    where = urlsplit(url)
-    sock = socket.create_connection((where.hostname, where.port or 80), timeout=30)
-    sock.settimeout(None)  # a timed-out socket file cannot be read again: the heartbeats wake
-    sock.sendall(f"GET /me/stream HTTP/1.0\r\nHost: {where.netloc}\r\n"
-                 f"Authorization: Bearer {key}\r\n\r\n".encode())  # fmt: skip
-    lines = sock.makefile("rb")
-    status = lines.readline().decode()
-    if " 200 " not in status:
-        raise RuntimeError(f"GET /me/stream: {status.strip()}")
-    while lines.readline() not in (b"\r\n", b"\n", b""):
-        pass  # the answer's head
+    one (the server's heartbeat comments, every second here, wake the read)."""
+    stream = Stream(f"{url}/me/stream", {"Authorization": f"Bearer {key}"}, timeout=30)
+    if stream.status != 200:
+        raise RuntimeError(f"GET /me/stream: {stream.status}")
     last = time.monotonic()
-    try:
-        for raw in lines:
-            line = raw.decode().rstrip("\r\n")
-            if line.startswith("data:"):
-                last = time.monotonic()
-                yield json.loads(line[5:])
-            elif time.monotonic() - last > NOTICE_WAIT:
-                last = time.monotonic()
-                yield None
-    finally:
-        sock.close()
+    for message in stream.messages():
+        if "comment" not in message:
+            last = time.monotonic()
+            yield message["data"]
+        elif time.monotonic() - last > NOTICE_WAIT:
+            last = time.monotonic()
+            yield None
     raise RuntimeError("the notice stream ended")
 
 
