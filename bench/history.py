@@ -5,11 +5,12 @@
     .venv/bin/python -m bench.history --drop               # drop the bench's databases
 
 Loads, into a database of its own (`--database`, on the server of DATABASE_URL; never the
-tests'), --games finished games spread over a year and --active tables in play or waiting
-for a player, each played for real by the service's command code (bench/history_games.py) and
-COPYed with its stream row, snapshot, seat tokens, players' seats and notices, chained, signed
-and auditable. Chunks of games go in one transaction each: a load stopped at any point goes on
-where it stopped when run again with the same --games, --active and --seed.
+tests'), --games finished games and --active tables in play or waiting for a player, each
+played for real by the service's command code (bench/history_games.py) and written through the
+Postgres store's write path with its stream row, snapshot, seat tokens, players' seats and
+notices, chained, signed and auditable (bench/history_load.py). Chunks of games go in one
+transaction each: a load stopped at any point goes on where it stopped when run again with the
+same --games, --active and --seed.
 
 A second database, `<database>_empty`, holds the same active tables and the games audited, and
 none of the history. Then, on each store through a service started as `make run` starts it:
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             load.drop_database(args.server_url, name)
         print(f"dropped {', '.join(names)}")
         return 0
-    plan = load.Plan(args.seed, args.games, args.active, load.now())
+    plan = load.Plan(args.seed, args.games, args.active)
     history_url, plan, history_key = load_store(args, names[0], plan, None)
     indexes = [*plan.samples(args.samples), *range(plan.games, plan.games + plan.active)]
     empty_url, _, empty_key = load_store(args, names[1], plan, indexes)
@@ -123,7 +124,7 @@ def load_store(
             counts["games"] += games
             counts["events"] += events
     print(f"{name}: {len(jobs)} chunks loaded in {time.perf_counter() - started:.0f} s;"
-          " numbering notices, vacuum and analyze...", flush=True)  # fmt: skip
+          " vacuum and analyze...", flush=True)  # fmt: skip
     load.finish(url)
     return url, plan, key_pem
 

@@ -235,7 +235,7 @@ def test_the_build_context_has_what_the_image_needs_and_no_local_state():
 
 def test_the_image_gets_no_test_or_bench_helpers():
     tracked = subprocess.run(
-        ["git", "ls-files", "testing", "tests", "bench"],
+        ["git", "ls-files", "testing", "tests", "bench", "tools"],
         cwd=ROOT,
         capture_output=True,
         text=True,

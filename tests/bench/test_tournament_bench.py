@@ -1,4 +1,4 @@
-"""bench/tournament.py's core on a handful of games: seats and player counts rotate, every
+"""bench.bot_strength.tournament's core on a handful of games: seats and player counts rotate, every
 game's win is shared out exactly once, the ratio's interval holds the ratio, a missing level is
 skipped rather than played, a seed gives the same games, and runs saved apart chart together."""
 
@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from bench.tournament import Job, main, merged_runs, plan, play_game, report, summarize
+from bench.bot_strength.tournament import Job, main, merged_runs, plan, play_game, report, summarize
 from domain.games import GAME_TYPES
 
 GAMES = 6

@@ -1,8 +1,8 @@
 """Mixed tables in the pure domain: one seat of each level of a lineup at every table, as the
-rated tables of `bench.rating_levels` seat them; do the levels finish in their order?
+rated tables of `rating_levels` seat them; do the levels finish in their order?
 
-    .venv/bin/python -m bench.lineups --game st_patrick --games 300 --iterations 200
-    .venv/bin/python -m bench.lineups --lineup strong,basic,random --games 200 --processes 2
+    .venv/bin/python -m bench.bot_strength.lineups --game st_patrick --games 300 --iterations 200
+    .venv/bin/python -m bench.bot_strength.lineups --lineup strong,basic,random --processes 2
 
 Each game seats the lineup's levels (so it has as many players as the lineup has levels) in
 one of their orders round the table, in turn by the game's number, and ends with the game's own
@@ -24,20 +24,15 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
-import random
 import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from bench.stats import Progress, percentile
+from bench.bot_strength.games import LEVELS, add_options, decision_times, play, run
 from domain.games import GAME_TYPES
-from domain.search.budget import Iterations
-from domain.shared.outcome import GameEnded
 from domain.tables.rated_games import RatedResult
-from domain.tables.selfplay import bot_table, steps
 from events.ratings import Rating, rate
 
 Z95 = 1.96
@@ -68,26 +63,13 @@ def seating(lineup: Sequence[str], number: int) -> tuple[str, ...]:
 
 
 def play_game(job: Job) -> Record:
-    game_type = GAME_TYPES[job.game]
     levels = seating(job.lineup, job.number)
-    rng = random.Random(f"{job.seed}/{job.game}/{','.join(job.lineup)}/{job.number}")
-    budget = None if job.iterations is None else (lambda: Iterations(job.iterations or 0))
-    seconds: dict[str, list[float]] = defaultdict(list)
-    table, _ = bot_table(game_type, levels)
-    ended: GameEnded | None = None
-    decisions = steps(table, rng, budget)
-    while True:
-        started = time.perf_counter()
-        step = next(decisions, None)
-        if step is None:
-            break
-        if step.seat is not None:
-            seconds[levels[step.seat]].append(time.perf_counter() - started)
-        ended = next((e for e in step.events if isinstance(e, GameEnded)), ended)
-    if ended is None:
+    seed = f"{job.seed}/{job.game}/{','.join(job.lineup)}/{job.number}"
+    played = play(job.game, levels, seed, job.iterations)
+    if played.ended is None:
         raise RuntimeError(f"{job.game} game {job.number} ended without GameEnded")
-    ranks = game_type.ranking(ended, len(levels))
-    return Record(job.game, job.number, levels, ranks, dict(seconds))
+    ranks = GAME_TYPES[job.game].ranking(played.ended, len(levels))
+    return Record(job.game, job.number, levels, ranks, played.seconds)
 
 
 def above_share(records: Sequence[Record], a: str, b: str) -> tuple[float, float, float]:
@@ -133,36 +115,16 @@ def report(records: Sequence[Record], lineup: Sequence[str]) -> bool:
             for level, r in zip(lineup, shown, strict=True)
         )
         print(f"  ratings, display (mu, sigma): {cells}: {'ordered' if ordered else 'NOT ordered'}")
-        for level in lineup:
-            times = [t for r in group for t in r.seconds.get(level, [])]
-            if times:
-                print(
-                    f"  {level:<8} {len(times):>6} decisions, mean"
-                    f" {1000 * sum(times) / len(times):7.2f} ms, p95"
-                    f" {1000 * percentile(times, 95):7.2f} ms"
-                )
+        for level, t in decision_times(r.seconds for r in group).items():
+            print(f"  {level:<8} {t['decisions']:>6} decisions, mean {t['mean_ms']:7.2f} ms,"
+                  f" p95 {t['p95_ms']:7.2f} ms")  # fmt: skip
     return every
-
-
-def run(jobs: Sequence[Job], processes: int) -> list[Record]:
-    records: list[Record] = []
-    with Progress(lambda t: f"lineups: {len(records)}/{len(jobs)} games in {t:.0f} s"):
-        if processes <= 1:
-            records.extend(play_game(job) for job in jobs)
-        else:
-            with multiprocessing.Pool(processes) as pool:
-                records.extend(pool.imap_unordered(play_game, jobs, chunksize=2))
-    return records
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--lineup", default="strong,basic,random", help="levels, best first")
-    p.add_argument("--games", type=int, default=200, help="games per game type")
-    p.add_argument("--game", action="append", choices=sorted(GAME_TYPES), help="only these")
-    p.add_argument("--processes", type=int, default=1)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--iterations", type=int, help="search budget per decision: Iterations(K)")
+    p.add_argument("--lineup", default=",".join(LEVELS), help="levels, best first")
+    add_options(p, games=200)
     args = p.parse_args(argv)
     lineup = tuple(level.strip() for level in args.lineup.split(","))
     jobs = []
@@ -175,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         jobs += [Job(game, lineup, i, args.seed, args.iterations) for i in range(args.games)]
     started = time.perf_counter()
-    records = run(jobs, args.processes)
+    records = run("lineups", play_game, jobs, args.processes)
     ordered = report(records, lineup)
     seconds = time.perf_counter() - started
     verdict = "yes" if ordered else "NO"

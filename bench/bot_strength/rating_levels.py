@@ -7,7 +7,7 @@ a generator seeded from --seed, its name and the game, and posts the action
 (`POST /games/{id}/actions`, with `expected_version`). Once a game has ended it joins the
 queue again, until its game type has had --games games.
 
-    .venv/bin/python -m bench.rating_levels --start --games 30 --bot-ms 100
+    .venv/bin/python -m bench.bot_strength.rating_levels --start --games 30 --bot-ms 100
 
 Each game type has --per-level players of each level (2: six players, tables of three), all
 asking for tables of 3 (every game is played at 3), rated, with no bots: the matcher alone
@@ -30,10 +30,8 @@ work whatever the machine's load.
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import random
-import socket
 import sys
 import threading
 import time
@@ -41,15 +39,16 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 import requests
 
+from bench.bot_strength.games import LEVELS
+from bench.stats import percentile
 from domain.games import GAME_TYPES
 from domain.search.budget import Budget, Deadline, Iterations
+from testing.sse import Stream
 
 TYPES = ("trick_and_snipers", "ouroboros_trick", "saint_poker", "st_patrick")
-ORDER = ("strong", "basic", "random")  # best first
 TABLE_SIZE = 3
 NOTICE_WAIT = 2.0  # seconds without a notice before a player reads its game anyway
 RATINGS_PATIENCE = 120.0
@@ -98,7 +97,7 @@ class TypeTournament:
         players = [
             self._new_player(session, level, index)
             for index in range(self.s.per_level)
-            for level in ORDER
+            for level in LEVELS
         ]
         threads = [threading.Thread(target=self._guarded, args=(p,)) for p in players]
         for thread in threads:
@@ -192,31 +191,18 @@ class TypeTournament:
 
 def _notices(url: str, key: str) -> Iterator[dict | None]:
     """The player's notices from `/me/stream`, and None whenever NOTICE_WAIT passes without
-    one (the server's heartbeat comments, every second here, wake the read). Plain HTTP/1.0
-    on a socket: the answer is not chunked, and each line is handed on as it arrives."""
-    where = urlsplit(url)
-    sock = socket.create_connection((where.hostname, where.port or 80), timeout=30)
-    sock.settimeout(None)  # a timed-out socket file cannot be read again: the heartbeats wake
-    sock.sendall(f"GET /me/stream HTTP/1.0\r\nHost: {where.netloc}\r\n"
-                 f"Authorization: Bearer {key}\r\n\r\n".encode())  # fmt: skip
-    lines = sock.makefile("rb")
-    status = lines.readline().decode()
-    if " 200 " not in status:
-        raise RuntimeError(f"GET /me/stream: {status.strip()}")
-    while lines.readline() not in (b"\r\n", b"\n", b""):
-        pass  # the answer's head
+    one (the server's heartbeat comments, every second here, wake the read)."""
+    stream = Stream(f"{url}/me/stream", {"Authorization": f"Bearer {key}"}, timeout=30)
+    if stream.status != 200:
+        raise RuntimeError(f"GET /me/stream: {stream.status}")
     last = time.monotonic()
-    try:
-        for raw in lines:
-            line = raw.decode().rstrip("\r\n")
-            if line.startswith("data:"):
-                last = time.monotonic()
-                yield json.loads(line[5:])
-            elif time.monotonic() - last > NOTICE_WAIT:
-                last = time.monotonic()
-                yield None
-    finally:
-        sock.close()
+    for message in stream.messages():
+        if "comment" not in message:
+            last = time.monotonic()
+            yield message["data"]
+        elif time.monotonic() - last > NOTICE_WAIT:
+            last = time.monotonic()
+            yield None
     raise RuntimeError("the notice stream ended")
 
 
@@ -257,11 +243,11 @@ def report(found: dict[str, list[dict]], played: list[dict[str, Any]]) -> bool:
         players = found[kind]
         waits = sorted(w for p in players for w in p["waits"])
         print(f"\n{kind}: {result['games']} rated games, joins to match p50"
-              f" {_pct(waits, 50):.1f} s, p95 {_pct(waits, 95):.1f} s")  # fmt: skip
+              f" {percentile(waits, 50):.1f} s, p95 {percentile(waits, 95):.1f} s")  # fmt: skip
         for failure in result["failures"]:
             print(f"  FAILED {failure}")
         means = {}
-        for level in ORDER:
+        for level in LEVELS:
             mine = [p for p in players if p["level"] == level and p["rating"]]
             cells = ", ".join(f"{p['rating']['display']:.2f} ({p['rating']['rating']:.2f},"
                               f" {p['rating']['uncertainty']:.2f}; {p['games']} games)"
@@ -269,7 +255,7 @@ def report(found: dict[str, list[dict]], played: list[dict[str, Any]]) -> bool:
             means[level] = sum(p["rating"]["display"] for p in mine) / len(mine) if mine else None
             shown = "-" if means[level] is None else f"{means[level]:.2f}"
             print(f"  {level:<7} mean display {shown:>6}  players: display (mu, sigma): {cells}")
-        values = [means[level] for level in ORDER]
+        values = [means[level] for level in LEVELS]
         ordered = None not in values and all(
             a > b
             for a, b in zip(values, values[1:], strict=False)  # type: ignore[operator]
@@ -279,12 +265,6 @@ def report(found: dict[str, list[dict]], played: list[dict[str, Any]]) -> bool:
     print(f"\nstrong > basic > random by mean displayed rating in every game:"
           f" {'PASS' if every else 'FAIL'}")  # fmt: skip
     return every
-
-
-def _pct(values: list[float], pct: float) -> float:
-    from bench.stats import percentile
-
-    return percentile(values, pct)
 
 
 def main(argv: list[str] | None = None) -> int:

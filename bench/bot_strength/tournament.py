@@ -1,9 +1,10 @@
 """Bot level against bot level, in the pure domain: how much more often a level wins.
 
-    .venv/bin/python -m bench.tournament --pairings basic:random --processes 2
-    .venv/bin/python -m bench.tournament --pairings strong:basic --game saint_poker \\
+    .venv/bin/python -m bench.bot_strength.tournament --pairings basic:random --processes 2
+    .venv/bin/python -m bench.bot_strength.tournament --pairings strong:basic --game saint_poker \\
         --games 100 --iterations 200 --chart docs/tournament.png --json tournament.json
-    .venv/bin/python -m bench.tournament --chart-from a.json b.json --chart docs/tournament.png
+    .venv/bin/python -m bench.bot_strength.tournament --chart-from a.json b.json \\
+        --chart docs/tournament.png
 
 A pairing A:B plays games with one seat of level A and every other seat of level B. Player
 counts are used in turn (each game's min_players..max_players) and A's seat rotates round the
@@ -29,21 +30,17 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import random
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.stats import Progress, percentile
+from bench.bot_strength.games import add_options, decision_times, play, run
 from domain.games import GAME_TYPES
-from domain.search.budget import Iterations
-from domain.tables.selfplay import bot_table, steps
 
 BOOTSTRAP_RESAMPLES = 2_000
-BAR_WIDTH = 30
 GOAL_RATIO = 1.5  # issue 17: a level against the one below, in every game
 
 
@@ -81,20 +78,9 @@ def play_game(job: Job) -> GameRecord:
     seat_a = (job.number // len(counts)) % players
     levels = [job.level_b] * players
     levels[seat_a] = job.level_a
-    rng = random.Random(f"{job.seed}/{job.game}/{job.level_a}:{job.level_b}/{job.number}")
-    budget = None if job.iterations is None else (lambda: Iterations(job.iterations or 0))
-    seconds: dict[str, list[float]] = defaultdict(list)
-    table, _ = bot_table(game_type, levels)
-    decisions = steps(table, rng, budget)
-    while True:
-        started = time.perf_counter()
-        step = next(decisions, None)
-        if step is None:
-            break
-        if step.seat is not None:
-            seconds[levels[step.seat]].append(time.perf_counter() - started)
-        table = step.table
-    result = game_type.view(table.game, None)["result"]
+    seed = f"{job.seed}/{job.game}/{job.level_a}:{job.level_b}/{job.number}"
+    played = play(job.game, levels, seed, job.iterations)
+    result = game_type.view(played.table.game, None)["result"]
     winners, losers = result["winners"], result["losers"]
     return GameRecord(
         game=job.game,
@@ -104,7 +90,7 @@ def play_game(job: Job) -> GameRecord:
         share_a=1 / len(winners) if seat_a in winners else 0.0,
         lost_a=seat_a in losers,
         lost_b=sum(1 for seat in losers if seat != seat_a),
-        seconds=dict(seconds),
+        seconds=played.seconds,
     )
 
 
@@ -149,22 +135,6 @@ def summarize(records: Sequence[GameRecord], seed: int = 1) -> dict[str, object]
     }
 
 
-def timing(records: Iterable[GameRecord]) -> dict[str, dict[str, float]]:
-    """Per level: decisions, mean and p95 milliseconds per decision."""
-    by_level: dict[str, list[float]] = defaultdict(list)
-    for record in records:
-        for level, seconds in record.seconds.items():
-            by_level[level].extend(seconds)
-    return {
-        level: {
-            "decisions": len(seconds),
-            "mean_ms": round(1000 * sum(seconds) / len(seconds), 3),
-            "p95_ms": round(1000 * percentile(seconds, 95), 3),
-        }
-        for level, seconds in sorted(by_level.items())
-    }
-
-
 def parse_pairings(text: str) -> list[tuple[str, str]]:
     pairs = []
     for part in text.split(","):
@@ -177,16 +147,12 @@ def parse_pairings(text: str) -> list[tuple[str, str]]:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--games", type=int, default=400, help="games per pairing per game")
+    add_options(p, games=400)
     p.add_argument(
         "--pairings", type=parse_pairings, default=parse_pairings("strong:basic,basic:random"),
         help="A:B,... one seat of level A against seats of level B (default strong:basic,"
         "basic:random)",
     )  # fmt: skip
-    p.add_argument("--game", action="append", choices=sorted(GAME_TYPES), help="only these")
-    p.add_argument("--processes", type=int, default=1, help="worker processes")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--iterations", type=int, help="search budget per decision: Iterations(K)")
     p.add_argument("--json", type=Path, help="write the figures here")
     p.add_argument("--chart", type=Path, help="write a PNG chart of the ratios here")
     p.add_argument(
@@ -213,25 +179,6 @@ def plan(args: argparse.Namespace) -> tuple[list[Job], list[dict[str, str]]]:
     return jobs, skipped
 
 
-def run(jobs: Sequence[Job], processes: int) -> list[GameRecord]:
-    records: list[GameRecord] = []
-
-    def render(seconds: float) -> str:
-        done = len(records)
-        filled = BAR_WIDTH * done // max(len(jobs), 1)
-        eta = seconds / done * (len(jobs) - done) if done else math.nan
-        bar = "#" * filled + "." * (BAR_WIDTH - filled)
-        return f"tournament [{bar}] {done}/{len(jobs)} games, {seconds:.0f} s, eta {eta:.0f} s"
-
-    with Progress(render):
-        if processes <= 1:
-            records.extend(play_game(job) for job in jobs)
-        else:
-            with multiprocessing.Pool(processes) as pool:
-                records.extend(pool.imap_unordered(play_game, jobs, chunksize=4))
-    return records
-
-
 def report(
     records: Sequence[GameRecord], skipped: Sequence[dict[str, str]], seed: int
 ) -> dict[str, object]:
@@ -245,7 +192,9 @@ def report(
     by_game: dict[str, list[GameRecord]] = defaultdict(list)
     for record in records:
         by_game[record.game].append(record)
-    timings = {game: timing(group) for game, group in sorted(by_game.items())}
+    timings = {
+        game: decision_times(r.seconds for r in group) for game, group in sorted(by_game.items())
+    }
     return {"results": results, "skipped": list(skipped), "decision_time": timings}
 
 
@@ -333,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     jobs, skipped = plan(args)
     started = time.perf_counter()
-    records = run(jobs, args.processes)
+    records = run("tournament", play_game, jobs, args.processes)
     figures = report(records, skipped, args.seed)
     figures["seconds"] = round(time.perf_counter() - started, 1)
     figures["settings"] = {
