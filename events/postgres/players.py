@@ -12,16 +12,18 @@ from psycopg.rows import class_row, tuple_row
 from events.credentials import token_hash
 from events.player_records import InboxRow, NoticeRow, PlayerRow
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_one, fetch_value
 from events.wakeups import PLAYER_CHANNEL, WEBHOOK_CHANNEL
 
 
 def create(conn: Connection, player_id: UUID, name: str, key: str) -> PlayerRow:
-    cur = conn.cursor(row_factory=class_row(PlayerRow))
-    row = cur.execute(
+    row = fetch_one(
+        conn,
         "INSERT INTO players (id, name, key_hash) VALUES (%s, %s, %s)"
         " RETURNING id, name, created_at",
         (player_id, name, token_hash(key)),
-    ).fetchone()
+        row_factory=class_row(PlayerRow),
+    )
     assert row is not None
     return row
 
@@ -43,37 +45,35 @@ def games_of(conn: Connection, player_id: UUID) -> list[UUID]:
 
 
 def by_key(conn: Connection, key: str) -> PlayerRow | None:
-    cur = conn.cursor(row_factory=class_row(PlayerRow))
-    return cur.execute(
-        "SELECT id, name, created_at FROM players WHERE key_hash = %s", (token_hash(key),)
-    ).fetchone()
+    return fetch_one(
+        conn,
+        "SELECT id, name, created_at FROM players WHERE key_hash = %s",
+        (token_hash(key),),
+        row_factory=class_row(PlayerRow),
+    )
 
 
 def holds_key(conn: Connection, player_id: UUID, credential: str) -> bool:
     """Whether the key hashing to `credential` is the player's now."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT 1 FROM players WHERE id = %s AND key_hash = %s", (player_id, credential))
-        .fetchone()
-    )
-    return row is not None
+    query = "SELECT 1 FROM players WHERE id = %s AND key_hash = %s"
+    return fetch_one(conn, query, (player_id, credential)) is not None
 
 
 def by_id(conn: Connection, player_id: UUID) -> PlayerRow | None:
-    cur = conn.cursor(row_factory=class_row(PlayerRow))
-    return cur.execute(
-        "SELECT id, name, created_at FROM players WHERE id = %s", (player_id,)
-    ).fetchone()
+    return fetch_one(
+        conn,
+        "SELECT id, name, created_at FROM players WHERE id = %s",
+        (player_id,),
+        row_factory=class_row(PlayerRow),
+    )
 
 
 def bot_level(conn: Connection, player_id: UUID) -> str | None:
     """The level of a bot level's rated identity (None: a player with a key, or none)."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT bot_level FROM players WHERE id = %s", (player_id,))
-        .fetchone()
+    level: str | None = fetch_value(
+        conn, "SELECT bot_level FROM players WHERE id = %s", (player_id,)
     )
-    return None if row is None else row[0]
+    return level
 
 
 def names(conn: Connection, player_ids: Iterable[UUID]) -> dict[UUID, str]:

@@ -11,6 +11,7 @@ from psycopg.rows import tuple_row
 
 from events.audit.merkle import Key
 from events.postgres.connections import AnyConnection
+from events.postgres.db import fetch_one, fetch_value
 
 # Any constant works; it only has to be the same in every process. Held for the transaction
 # of an append, so that two appenders never compute from the same size.
@@ -60,20 +61,12 @@ def lock_appends(conn: AnyConnection) -> None:
 
 def tree_size(conn: AnyConnection) -> int:
     """Leaves stored (each append commits its checkpoint with it: the latest one's size)."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT index FROM log_leaves ORDER BY index DESC LIMIT 1")
-        .fetchone()
-    )
-    return 0 if row is None else row[0] + 1
+    last = fetch_value(conn, "SELECT index FROM log_leaves ORDER BY index DESC LIMIT 1")
+    return 0 if last is None else last + 1
 
 
 def latest_checkpoint(conn: AnyConnection) -> tuple[int, bytes] | None:
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT size, note FROM log_checkpoints ORDER BY size DESC LIMIT 1")
-        .fetchone()
-    )
+    row = fetch_one(conn, "SELECT size, note FROM log_checkpoints ORDER BY size DESC LIMIT 1")
     return None if row is None else (row[0], bytes(row[1]))
 
 
@@ -128,12 +121,10 @@ def insert_subtrees(conn: AnyConnection, subtrees: Mapping[Key, bytes]) -> None:
 
 
 def leaf_index(conn: AnyConnection, game_id: UUID) -> int | None:
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT index FROM log_leaves WHERE game_id = %s", (game_id,))
-        .fetchone()
+    index: int | None = fetch_value(
+        conn, "SELECT index FROM log_leaves WHERE game_id = %s", (game_id,)
     )
-    return None if row is None else row[0]
+    return index
 
 
 def leaves(conn: AnyConnection, start: int, end: int) -> list[tuple[int, UUID, bytes]]:

@@ -11,6 +11,7 @@ from psycopg.rows import tuple_row
 
 from domain.tables.rated_games import RATING_EVENTS
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_one
 from events.postgres.store import EVENT_COLUMNS, event_from_row
 from events.ratings import NEW, LeaderPosition, LeaderRow, Rating
 from events.records import StoredEvent
@@ -32,8 +33,7 @@ def rating_events(conn: Connection, game_ids: Sequence[UUID]) -> list[StoredEven
 
 
 def is_rated(conn: Connection, game_id: UUID) -> bool:
-    row = conn.execute("SELECT 1 FROM rated_games WHERE game_id = %s", (game_id,)).fetchone()
-    return row is not None
+    return fetch_one(conn, "SELECT 1 FROM rated_games WHERE game_id = %s", (game_id,)) is not None
 
 
 def lock_ratings(conn: Connection, game_type: str, raters: Iterable[str]) -> dict[str, Rating]:

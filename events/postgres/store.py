@@ -20,6 +20,7 @@ from events.audit.chain import GENESIS
 from events.errors import GameExists, GameNotFound, VersionConflict
 from events.postgres import named_statements
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_value
 from events.postgres.listing import list_streams, set_stream_status
 from events.postgres.named_statements import Statement
 from events.records import NewEvent, StoredEvent, StreamHead, StreamInfo, chained_events
@@ -276,9 +277,7 @@ def notify_game(conn: Connection, game_id: UUID) -> None:
 
 
 def stream_version(conn: Connection, game_id: UUID) -> int | None:
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT version FROM streams WHERE game_id = %s", (game_id,))
-        .fetchone()
+    version: int | None = fetch_value(
+        conn, "SELECT version FROM streams WHERE game_id = %s", (game_id,)
     )
-    return None if row is None else row[0]
+    return version

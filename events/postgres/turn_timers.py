@@ -11,6 +11,7 @@ from uuid import UUID
 from psycopg.rows import tuple_row
 
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_value
 from events.records import StoredEvent
 
 
@@ -54,16 +55,12 @@ def set_timers(
 
 
 def deadline(conn: Connection, game_id: UUID, seat: int, since: int) -> datetime | None:
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT deadline FROM turn_timers"
-            " WHERE game_id = %s AND seat = %s AND since_version = %s",
-            (game_id, seat, since),
-        )
-        .fetchone()
+    at: datetime | None = fetch_value(
+        conn,
+        "SELECT deadline FROM turn_timers WHERE game_id = %s AND seat = %s AND since_version = %s",
+        (game_id, seat, since),
     )
-    return None if row is None else row[0]
+    return at
 
 
 def due(conn: Connection, limit: int = 200) -> list[tuple[UUID, int, int]]:
