@@ -17,7 +17,8 @@ from flask.typing import ResponseReturnValue
 from marshmallow import Schema, fields, validate
 
 from api.http.auth import bearer_token, caller_seat, checked_seat
-from api.http.limits import client_address, limited
+from api.http.limit_keys import client_address
+from api.http.limits import limited
 from api.http.problems import Problem
 from api.http.rendering import iso
 from api.http.requests import game_uuid, query

@@ -23,7 +23,8 @@ from flask import Response, jsonify
 from flask.typing import ResponseReturnValue
 
 from api.http.auth import MAX_TOKEN_LENGTH, bearer_token, current_player
-from api.http.limits import client_address, limited
+from api.http.limit_keys import client_address
+from api.http.limits import limited
 from api.http.problems import Problem
 from api.http.rendering import iso
 from api.http.requests import query
