@@ -23,7 +23,8 @@ from api.http.problems import Problem
 from api.http.rendering import iso
 from api.http.requests import game_uuid, query
 from api.services import services
-from api.streams import bp, grip
+from api.streams import grip
+from api.streams.blueprint import bp
 from api.streams.feeds import GameFeed
 from api.streams.hub import stream_hub
 from api.streams.serving import Batch, held_now, held_part, not_as_held, opened, resume_point

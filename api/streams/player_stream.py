@@ -30,7 +30,8 @@ from api.http.rendering import iso
 from api.http.requests import query
 from api.schemas.players import NoticeStreamQuery
 from api.services import services
-from api.streams import bp, grip
+from api.streams import grip
+from api.streams.blueprint import bp
 from api.streams.game_stream import tickets
 from api.streams.serving import Batch, held_now, held_part, not_as_held, opened, resume_point
 from events import json_text

@@ -17,7 +17,7 @@ from api.http.limits import bot_table_quota, limited, limited_creation
 from api.http.problems import Problem
 from api.http.rendering import iso
 from api.http.requests import game_uuid, idempotent_request, json_body, query
-from api.resources.games import bp
+from api.resources.games.blueprint import bp
 from api.resources.games.common import created, created_body
 from api.schemas.games import ME, CreateGameSchema, DeckOptionsSchema, JoinSchema, ListGamesQuery
 from api.services import services
