@@ -69,8 +69,8 @@ def make_pool(
     )
 
 
-# The one-row reads: about forty statements read one row, or one value of it, through a cursor
-# that names its row factory. These say it once.
+# The reads through a cursor that names its row factory: about forty read one row, or one value
+# of it, and about twenty all rows. These say it once.
 
 
 @overload
@@ -105,3 +105,30 @@ def fetch_value(conn: AnyConnection, query: QueryNoTemplate, params: Params | No
     NULL: where the two differ, read the row with fetch_one)."""
     row = fetch_one(conn, query, params)
     return None if row is None else row[0]
+
+
+@overload
+def fetch_all(
+    conn: AnyConnection, query: QueryNoTemplate, params: Params | None = None
+) -> list[TupleRow]: ...
+
+
+@overload
+def fetch_all(
+    conn: AnyConnection,
+    query: QueryNoTemplate,
+    params: Params | None = None,
+    *,
+    row_factory: RowFactory[R],
+) -> list[R]: ...
+
+
+def fetch_all(
+    conn: AnyConnection,
+    query: QueryNoTemplate,
+    params: Params | None = None,
+    *,
+    row_factory: RowFactory[Any] = tuple_row,
+) -> Any:
+    """Every row of the statement (tuples unless a row factory is named)."""
+    return conn.cursor(row_factory=row_factory).execute(query, params).fetchall()

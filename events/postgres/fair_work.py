@@ -23,7 +23,7 @@ from psycopg.rows import class_row
 
 from events.outbox import OutboxItem
 from events.postgres.connections import Connection
-from events.postgres.db import fetch_value
+from events.postgres.db import fetch_all, fetch_value
 from events.wakeups import OUTBOX_CHANNEL
 
 HALF_LIFE_SECONDS = 60.0
@@ -72,8 +72,7 @@ def waiting(conn: Connection) -> bool:
 def claim_fairly(conn: Connection, limit: int) -> list[OutboxItem]:
     """Up to `limit` rows not yet enqueued, in turns between creators (the module's order),
     locked until the relay's transaction ends: enqueue them, mark_enqueued(), then commit."""
-    cur = conn.cursor(row_factory=class_row(OutboxItem))
-    return cur.execute(_CLAIM, (_DECAY, limit)).fetchall()
+    return fetch_all(conn, _CLAIM, (_DECAY, limit), row_factory=class_row(OutboxItem))
 
 
 def job_finished(conn: Connection, game_id: UUID, seconds: float) -> None:

@@ -10,7 +10,7 @@ from psycopg.rows import class_row
 
 from events.outbox import OutboxItem, Work, encode
 from events.postgres.connections import Connection
-from events.postgres.db import fetch_one, fetch_value
+from events.postgres.db import fetch_all, fetch_one, fetch_value
 from events.wakeups import OUTBOX_CHANNEL
 
 _COLUMNS = "id, game_id, version, kind, created_at, enqueued_at, urgent"
@@ -52,13 +52,14 @@ def stale(conn: Connection, older_than_seconds: float, limit: int = 100) -> list
     """Enqueued but not done for longer than N seconds (Redis lost it, a worker died).
     Locked like a claim (fair_work.claim_fairly): the sweeper re-enqueues them and calls
     mark_enqueued()."""
-    cur = conn.cursor(row_factory=class_row(OutboxItem))
-    return cur.execute(
+    return fetch_all(
+        conn,
         f"SELECT {_COLUMNS} FROM outbox WHERE done_at IS NULL AND enqueued_at IS NOT NULL"
         " AND enqueued_at < now() - make_interval(secs => %s)"
         " ORDER BY enqueued_at LIMIT %s FOR UPDATE SKIP LOCKED",
         (older_than_seconds, limit),
-    ).fetchall()
+        row_factory=class_row(OutboxItem),
+    )
 
 
 def purge_done(conn: Connection, older_than_seconds: float) -> int:

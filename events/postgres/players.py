@@ -7,12 +7,12 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from uuid import UUID
 
-from psycopg.rows import class_row, tuple_row
+from psycopg.rows import class_row
 
 from events.credentials import token_hash
 from events.player_records import InboxRow, NoticeRow, PlayerRow
 from events.postgres.connections import Connection
-from events.postgres.db import fetch_one, fetch_value
+from events.postgres.db import fetch_all, fetch_one, fetch_value
 from events.wakeups import PLAYER_CHANNEL, WEBHOOK_CHANNEL
 
 
@@ -36,11 +36,7 @@ def new_key(conn: Connection, player_id: UUID, key: str) -> list[UUID]:
 
 
 def games_of(conn: Connection, player_id: UUID) -> list[UUID]:
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT game_id FROM player_seats WHERE player_id = %s", (player_id,))
-        .fetchall()
-    )
+    rows = fetch_all(conn, "SELECT game_id FROM player_seats WHERE player_id = %s", (player_id,))
     return [row[0] for row in rows]
 
 
@@ -77,24 +73,17 @@ def bot_level(conn: Connection, player_id: UUID) -> str | None:
 
 
 def names(conn: Connection, player_ids: Iterable[UUID]) -> dict[UUID, str]:
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT id, name FROM players WHERE id = ANY(%s)", (list(player_ids),))
-        .fetchall()
-    )
+    rows = fetch_all(conn, "SELECT id, name FROM players WHERE id = ANY(%s)", (list(player_ids),))
     return {row[0]: row[1] for row in rows}
 
 
 def finished_games_by_type(conn: Connection, player_id: UUID) -> dict[str, int]:
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT s.game_type, count(*) FROM player_seats ps"
-            " JOIN streams s ON s.game_id = ps.game_id"
-            " WHERE ps.player_id = %s AND s.status = 'finished' GROUP BY s.game_type",
-            (player_id,),
-        )
-        .fetchall()
+    rows = fetch_all(
+        conn,
+        "SELECT s.game_type, count(*) FROM player_seats ps"
+        " JOIN streams s ON s.game_id = ps.game_id"
+        " WHERE ps.player_id = %s AND s.status = 'finished' GROUP BY s.game_type",
+        (player_id,),
     )
     return {row[0]: row[1] for row in rows}
 
@@ -193,11 +182,7 @@ def notices_for_key(
 ) -> tuple[bool, list[NoticeRow]]:
     """Whether the key hashing to `credential` is still the player's, and if so its notices
     after number `after`, in one statement: a player's stream learns both at each wake-up."""
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(_NOTICES_FOR_KEY, (player_id, credential, player_id, after, limit))
-        .fetchall()
-    )
+    rows = fetch_all(conn, _NOTICES_FOR_KEY, (player_id, credential, player_id, after, limit))
     valid = bool(rows and rows[0][0])
     notices = [NoticeRow(*row[1:]) for row in rows if row[1] is not None]
     return valid, notices
@@ -228,7 +213,6 @@ def inbox(
     limit: int,
 ) -> list[InboxRow]:
     """The player's tables, most recently moved first (keyset pages)."""
-    cur = conn.cursor(row_factory=class_row(InboxRow))
     params = {
         "player": player_id,
         "status": status,
@@ -237,4 +221,4 @@ def inbox(
         "before_id": before[1] if before else None,
         "limit": limit,
     }
-    return cur.execute(_INBOX, params).fetchall()
+    return fetch_all(conn, _INBOX, params, row_factory=class_row(InboxRow))

@@ -8,10 +8,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from psycopg.rows import tuple_row
-
 from events.postgres.connections import Connection
-from events.postgres.db import fetch_value
+from events.postgres.db import fetch_all, fetch_value
 from events.records import StoredEvent
 
 
@@ -31,13 +29,10 @@ def set_timers(
     moments = {event.version: event.recorded_at for event in new}
     older = [v for v in waiting.values() if v not in moments]
     if older:
-        rows = (
-            conn.cursor(row_factory=tuple_row)
-            .execute(
-                "SELECT version, recorded_at FROM events WHERE game_id = %s AND version = ANY(%s)",
-                (game_id, older),
-            )
-            .fetchall()
+        rows = fetch_all(
+            conn,
+            "SELECT version, recorded_at FROM events WHERE game_id = %s AND version = ANY(%s)",
+            (game_id, older),
         )
         moments |= dict(rows)
     deadlines = {
@@ -65,20 +60,14 @@ def deadline(conn: Connection, game_id: UUID, seat: int, since: int) -> datetime
 
 def due(conn: Connection, limit: int = 200) -> list[tuple[UUID, int, int]]:
     """(game, seat, since) of the turns that have run out, the most overdue first."""
-    return (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT game_id, seat, since_version FROM turn_timers WHERE deadline <= now()"
-            " ORDER BY deadline LIMIT %s",
-            (limit,),
-        )
-        .fetchall()
+    return fetch_all(
+        conn,
+        "SELECT game_id, seat, since_version FROM turn_timers WHERE deadline <= now()"
+        " ORDER BY deadline LIMIT %s",
+        (limit,),
     )
 
 
 def of_game(conn: Connection, game_id: UUID) -> dict[int, datetime]:
-    cursor = conn.cursor(row_factory=tuple_row)
-    rows = cursor.execute(
-        "SELECT seat, deadline FROM turn_timers WHERE game_id = %s", (game_id,)
-    ).fetchall()
+    rows = fetch_all(conn, "SELECT seat, deadline FROM turn_timers WHERE game_id = %s", (game_id,))
     return dict(rows)

@@ -20,7 +20,7 @@ from uuid import UUID
 from psycopg.rows import class_row
 
 from events.postgres.connections import Connection
-from events.postgres.db import fetch_one, fetch_value
+from events.postgres.db import fetch_all, fetch_one, fetch_value
 from events.wakeups import WEBHOOK_CHANNEL
 from events.webhooks.records import (
     LEASE_SECONDS,
@@ -63,12 +63,13 @@ def create(
 
 
 def endpoints_of(conn: Connection, player_id: UUID) -> list[EndpointRow]:
-    cur = conn.cursor(row_factory=class_row(EndpointRow))
-    return cur.execute(
+    return fetch_all(
+        conn,
         f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE player_id = %s"
         " ORDER BY created_at, id",
         (player_id,),
-    ).fetchall()
+        row_factory=class_row(EndpointRow),
+    )
 
 
 def endpoint(conn: Connection, player_id: UUID, endpoint_id: UUID) -> EndpointRow | None:
@@ -107,12 +108,13 @@ def add_ping(conn: Connection, player_id: UUID, endpoint_id: UUID) -> UUID | Non
 
 def attempts_of(conn: Connection, endpoint_id: UUID, limit: int) -> list[AttemptRow]:
     """The endpoint's latest attempts, newest first."""
-    cur = conn.cursor(row_factory=class_row(AttemptRow))
-    return cur.execute(
+    return fetch_all(
+        conn,
         "SELECT message_id, kind, notice, attempt, at, latency_ms, status, error, answer,"
         " delivered FROM webhook_attempts WHERE endpoint_id = %s ORDER BY id DESC LIMIT %s",
         (endpoint_id, limit),
-    ).fetchall()
+        row_factory=class_row(AttemptRow),
+    )
 
 
 def notify_relay(conn: Connection) -> None:
@@ -152,8 +154,12 @@ def claim_due(conn: Connection, limit: int, spacing_seconds: float) -> list[DueD
     in the notices' order, and a delivery waiting to be retried lets later due ones pass it
     (one failing delivery does not hold back the rest). Enqueue them before this transaction
     commits."""
-    cur = conn.cursor(row_factory=class_row(DueDelivery))
-    rows = cur.execute(_CLAIM_DUE, {"spacing": spacing_seconds, "limit": limit}).fetchall()
+    rows = fetch_all(
+        conn,
+        _CLAIM_DUE,
+        {"spacing": spacing_seconds, "limit": limit},
+        row_factory=class_row(DueDelivery),
+    )
     return sorted(rows, key=lambda row: row.id)
 
 
@@ -260,8 +266,8 @@ def record(
 def stale(conn: Connection, older_than_seconds: float, limit: int = 100) -> list[DueDelivery]:
     """Deliveries handed to RQ longer ago than N seconds that no job holds (Redis lost the job,
     or a worker died with it), marked as handed again now: the sweeper enqueues them again."""
-    cur = conn.cursor(row_factory=class_row(DueDelivery))
-    return cur.execute(
+    return fetch_all(
+        conn,
         "WITH lost AS (SELECT id FROM webhook_deliveries"
         "  WHERE done_at IS NULL AND enqueued_at < now() - make_interval(secs => %s)"
         "  AND (leased_until IS NULL OR leased_until < now())"
@@ -269,7 +275,8 @@ def stale(conn: Connection, older_than_seconds: float, limit: int = 100) -> list
         " UPDATE webhook_deliveries d SET enqueued_at = now() FROM lost WHERE d.id = lost.id"
         " RETURNING d.id, d.failures",
         (older_than_seconds, limit),
-    ).fetchall()
+        row_factory=class_row(DueDelivery),
+    )
 
 
 def purge(conn: Connection, older_than_seconds: float) -> int:
