@@ -34,8 +34,8 @@ from typing import IO, Any
 from flask import Flask, Response, request
 from gunicorn.http.errors import ParseException
 
+from api.http.lingering import linger
 from api.http.problems import Problem
-from api.server.gunicorn_worker import linger
 
 # What reading a chunked body raises when the client sent it wrong: gunicorn's parse errors
 # (chunks and trailers), a body cut short (NoMoreData is an OSError), a socket timeout.

@@ -26,10 +26,11 @@ import logging
 import math
 import time
 
-from flask import Flask, Response, request
+from flask import Flask, Response
 from flask_limiter import Limiter
 from limits import RateLimitItem, parse_many
 
+from api.http.limit_keys import bears_credential, client_address
 from api.http.problems import Problem
 from events.operations import metrics
 from events.operations.settings import Settings
@@ -141,17 +142,15 @@ class Buckets:
 
 def install_buckets(app: Flask, limiter: Limiter, settings: Settings) -> None:
     """The buckets, and the hooks that count and refuse unresolved credentials."""
-    from api.http.limits import client_address  # api.http.limits installs these
-
     buckets = Buckets(limiter, settings)
     app.extensions[EXTENSION] = buckets
 
     def refuse_over_limit() -> None:
-        if _has_credential():
+        if bears_credential():
             buckets.refuse_if_over(client_address())
 
     def count_unresolved(response: Response) -> Response:
-        if response.status_code == 401 and _has_credential():
+        if response.status_code == 401 and bears_credential():
             buckets.note_unresolved(client_address())
         return response
 
@@ -162,8 +161,3 @@ def install_buckets(app: Flask, limiter: Limiter, settings: Settings) -> None:
 def buckets_of(app: Flask) -> Buckets | None:
     """None when rate limits are off."""
     return app.extensions.get(EXTENSION)
-
-
-def _has_credential() -> bool:
-    args = request.args
-    return "Authorization" in request.headers or "access_token" in args or "ticket" in args

@@ -9,9 +9,6 @@ degrades the limits, it never fails a request.
 
 from __future__ import annotations
 
-import hashlib
-import math
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar, cast
@@ -21,6 +18,7 @@ from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter, RouteLimit
 
 from api.http.limit_buckets import buckets_of, install_buckets
+from api.http.limit_keys import LIMITER, bears_reusable_token, client_address, token_key
 from api.http.pushpin import through_pushpin
 from events.operations import metrics
 from events.operations.settings import Settings
@@ -45,7 +43,7 @@ def install_limits(app: Flask, settings: Settings) -> None:
         swallow_errors=True,
         key_prefix=f"{settings.queue_name}-limits",
     )
-    app.extensions["cardroom_limiter"] = limiter  # flask-limiter keeps only a weak reference
+    app.extensions[LIMITER] = limiter  # flask-limiter keeps only a weak reference
     # Every limit here sits on its view (no default, application or blueprint limits), so the
     # limiter's own check before each request would find nothing to count: skip its cost.
     hooks = app.before_request_funcs.get(None, [])
@@ -107,28 +105,6 @@ def queue_join_quota(player: str) -> Iterator[None]:
         buckets.count_queue_join(player)
 
 
-def client_address() -> str:
-    return request.remote_addr or "unknown"
-
-
-def creator_key() -> str:
-    """Who creates a table, as the workers' fair shares know them: a hash of the client's
-    address (the address itself is kept nowhere)."""
-    digest = hashlib.sha256(client_address().encode("utf-8", "surrogatepass")).hexdigest()
-    return f"address-{digest[:16]}"
-
-
-def token_key() -> str:
-    """A hash of the request's token, never the token itself (Redis keys are not secret)."""
-    token = request.headers.get("Authorization", "").partition(" ")[2].strip()
-    token = token or request.args.get("access_token", "") or request.args.get("ticket", "")
-    return "token-" + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-
-
-def _has_token() -> bool:
-    return "Authorization" in request.headers or "access_token" in request.args
-
-
 def _limits(limiter: Limiter, settings: Settings, kind: str) -> RouteLimit:
     if kind == "create":
         return _creation_limits(limiter, settings)
@@ -143,11 +119,11 @@ def _limits(limiter: Limiter, settings: Settings, kind: str) -> RouteLimit:
         else (settings.rate_limit_actions, settings.rate_limit_actions_per_address)
     )
     return limiter.limit(
-        lambda: per_token if _has_token() else per_address,
-        key_func=lambda: token_key() if _has_token() else client_address(),
+        lambda: per_token if bears_reusable_token() else per_address,
+        key_func=lambda: token_key() if bears_reusable_token() else client_address(),
         scope=kind,
         exempt_when=_pushpin_coming_back,
-        on_breach=lambda _: _count_breach(f"{kind}-per-token" if _has_token() else
+        on_breach=lambda _: _count_breach(f"{kind}-per-token" if bears_reusable_token() else
                                           f"{kind}-per-address"),
     )  # fmt: skip
 
@@ -174,14 +150,3 @@ def _creation_limits(limiter: Limiter, settings: Settings) -> RouteLimit:
         settings.rate_limit_create, key_func=client_address, scope="create",
         deduct_when=_created, on_breach=lambda _: _count_breach("create"),
     )  # fmt: skip
-
-
-def retry_after_seconds() -> int:
-    """Seconds until the limit this request broke lets it through again."""
-    if not current_app.config.get("RATELIMIT_ENABLED", True):
-        return 1
-    limiter: Limiter = current_app.extensions["cardroom_limiter"]
-    window = limiter.current_limit
-    if window is None:
-        return 1
-    return max(1, math.ceil(window.reset_at - time.time()))

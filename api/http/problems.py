@@ -11,6 +11,7 @@ from flask_limiter.errors import RateLimitExceeded
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from api.http.limit_keys import retry_after_seconds
 from domain.kit.decider import DomainError
 from events.bootstrap import STORAGE_UNAVAILABLE
 from events.errors import ActionRefused, ApplicationError, GameNotFound, VersionConflict
@@ -110,8 +111,6 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(RateLimitExceeded)
     def _rate_limited(error: RateLimitExceeded) -> Response:
-        from api.http.limits import retry_after_seconds  # api.http.limits raises these problems
-
         wait = retry_after_seconds()
         detail = f"over the limit of {error.description}; retry in {wait} s"
         response = problem_response(429, "rate-limited", detail, retry_after=wait)

@@ -18,7 +18,6 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 from http import HTTPStatus
-from socket import SHUT_WR
 from ssl import SSLError  # already imported by gunicorn.workers.base
 from typing import Any
 
@@ -28,11 +27,8 @@ from gunicorn.http import errors
 from gunicorn.http import wsgi as gunicorn_wsgi
 from gunicorn.workers.ggevent import GeventWorker
 
-# After answering, read (and drop) what the client is still sending, for this long at most and
-# this much at most: closing a socket with unread input resets the connection, and the client
-# may then lose the answer before reading it (RFC 9112, section 9.6).
-LINGER_SECONDS = 1.0
-LINGER_BYTES = 64 * 1024
+from api.http.lingering import linger
+
 RETRY = (("Retry-After", "1"),)
 # Python's phrase for 414 is RFC 2616's; RFC 9110 names it this.
 PHRASES = {414: "URI Too Long"}
@@ -198,16 +194,3 @@ class ProblemWorker(GeventWorker):
         resp.status = refusal.status_line
         resp.response_length = length
         self.log.access(resp, req, environ, datetime.now() - started)
-
-
-def linger(client: Any) -> None:
-    """Half-close, then drain what the client still sends, so that closing does not reset the
-    connection under an answer the client has not read yet."""
-    client.shutdown(SHUT_WR)
-    with gevent.Timeout(LINGER_SECONDS, False):
-        drained = 0
-        while drained < LINGER_BYTES:
-            data = client.recv(8192)
-            if not data:
-                break
-            drained += len(data)

@@ -4,8 +4,7 @@ it is the same for both (`serving.py`): served by the API worker, or held by Pus
 (`grip.py`). What a process shares between its streams is in `hub.py`: the game feeds
 (`feeds.py`) and the stream counts in Redis (`slots.py`)."""
 
-from flask import Blueprint
+from api.streams import game_stream, player_stream  # noqa: F401  (they register their routes on bp)
+from api.streams.blueprint import bp
 
-bp = Blueprint("streams", __name__)
-
-from api.streams import game_stream, player_stream  # noqa: E402,F401  (they register their routes on bp)
+__all__ = ["bp"]

@@ -17,12 +17,14 @@ from flask.typing import ResponseReturnValue
 from marshmallow import Schema, fields, validate
 
 from api.http.auth import bearer_token, caller_seat, checked_seat
-from api.http.limits import client_address, limited
+from api.http.limit_keys import client_address
+from api.http.limits import limited
 from api.http.problems import Problem
 from api.http.rendering import iso
 from api.http.requests import game_uuid, query
 from api.services import services
-from api.streams import bp, grip
+from api.streams import grip
+from api.streams.blueprint import bp
 from api.streams.feeds import GameFeed
 from api.streams.hub import stream_hub
 from api.streams.serving import Batch, held_now, held_part, not_as_held, opened, resume_point

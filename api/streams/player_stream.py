@@ -23,13 +23,15 @@ from flask import Response, jsonify
 from flask.typing import ResponseReturnValue
 
 from api.http.auth import MAX_TOKEN_LENGTH, bearer_token, current_player
-from api.http.limits import client_address, limited
+from api.http.limit_keys import client_address
+from api.http.limits import limited
 from api.http.problems import Problem
 from api.http.rendering import iso
 from api.http.requests import query
 from api.schemas.players import NoticeStreamQuery
 from api.services import services
-from api.streams import bp, grip
+from api.streams import grip
+from api.streams.blueprint import bp
 from api.streams.game_stream import tickets
 from api.streams.serving import Batch, held_now, held_part, not_as_held, opened, resume_point
 from events import json_text

@@ -10,25 +10,22 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_value
 
 
 def cached(conn: Connection, game_id: UUID, code: str, key_id: str) -> dict[str, Any] | None:
     """The report kept for the game at its current version, by this code and key; or None."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT r.report FROM audit_reports r JOIN streams s ON s.game_id = r.game_id"
-            " WHERE r.game_id = %s AND r.version = s.version AND r.code = %s AND r.key_id = %s"
-            " AND r.head_hash = s.head_hash",
-            (game_id, code, key_id),
-        )
-        .fetchone()
+    report: dict[str, Any] | None = fetch_value(
+        conn,
+        "SELECT r.report FROM audit_reports r JOIN streams s ON s.game_id = r.game_id"
+        " WHERE r.game_id = %s AND r.version = s.version AND r.code = %s AND r.key_id = %s"
+        " AND r.head_hash = s.head_hash",
+        (game_id, code, key_id),
     )
-    return None if row is None else row[0]
+    return report
 
 
 def keep(

@@ -17,6 +17,7 @@ from psycopg.rows import tuple_row
 
 from events.postgres import snapshots, store
 from events.postgres.connections import AnyConnection, Connection
+from events.postgres.db import fetch_value
 from events.postgres.store import StoredEvent
 
 
@@ -70,8 +71,8 @@ class ChainedGame:
 
 
 def count_games(conn: AnyConnection) -> int:
-    row = conn.cursor(row_factory=tuple_row).execute("SELECT count(*) FROM streams").fetchone()
-    return 0 if row is None else row[0]
+    count: int = fetch_value(conn, "SELECT count(*) FROM streams")
+    return count
 
 
 def chained_games(conn: AnyConnection, batch: int = 200) -> Iterator[ChainedGame]:

@@ -7,15 +7,18 @@ one request with a 503, and the pool replaces it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import psycopg
-from psycopg.rows import dict_row
+from psycopg.abc import Params, QueryNoTemplate
+from psycopg.rows import RowFactory, TupleRow, dict_row, tuple_row
 from psycopg.types.json import set_json_dumps, set_json_loads
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from events import json_text
-from events.postgres.connections import Connection, Pool
+from events.postgres.connections import AnyConnection, Connection, Pool
+
+R = TypeVar("R")
 
 # Event data, snapshots and replies go to and from jsonb columns: orjson both ways, for every
 # connection of the process.
@@ -64,3 +67,68 @@ def make_pool(
         name="cardroom",
         open=True,
     )
+
+
+# The reads through a cursor that names its row factory: about forty read one row, or one value
+# of it, and about twenty all rows. These say it once.
+
+
+@overload
+def fetch_one(
+    conn: AnyConnection, query: QueryNoTemplate, params: Params | None = None
+) -> TupleRow | None: ...
+
+
+@overload
+def fetch_one(
+    conn: AnyConnection,
+    query: QueryNoTemplate,
+    params: Params | None = None,
+    *,
+    row_factory: RowFactory[R],
+) -> R | None: ...
+
+
+def fetch_one(
+    conn: AnyConnection,
+    query: QueryNoTemplate,
+    params: Params | None = None,
+    *,
+    row_factory: RowFactory[Any] = tuple_row,
+) -> Any:
+    """The statement's first row (a tuple unless a row factory is named); None if it has none."""
+    return conn.cursor(row_factory=row_factory).execute(query, params).fetchone()
+
+
+def fetch_value(conn: AnyConnection, query: QueryNoTemplate, params: Params | None = None) -> Any:
+    """The first column of the statement's first row; None if it has no row (or the value is
+    NULL: where the two differ, read the row with fetch_one)."""
+    row = fetch_one(conn, query, params)
+    return None if row is None else row[0]
+
+
+@overload
+def fetch_all(
+    conn: AnyConnection, query: QueryNoTemplate, params: Params | None = None
+) -> list[TupleRow]: ...
+
+
+@overload
+def fetch_all(
+    conn: AnyConnection,
+    query: QueryNoTemplate,
+    params: Params | None = None,
+    *,
+    row_factory: RowFactory[R],
+) -> list[R]: ...
+
+
+def fetch_all(
+    conn: AnyConnection,
+    query: QueryNoTemplate,
+    params: Params | None = None,
+    *,
+    row_factory: RowFactory[Any] = tuple_row,
+) -> Any:
+    """Every row of the statement (tuples unless a row factory is named)."""
+    return conn.cursor(row_factory=row_factory).execute(query, params).fetchall()

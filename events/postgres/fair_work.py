@@ -19,10 +19,11 @@ from __future__ import annotations
 import math
 from uuid import UUID
 
-from psycopg.rows import class_row, tuple_row
+from psycopg.rows import class_row
 
 from events.outbox import OutboxItem
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_all, fetch_value
 from events.wakeups import OUTBOX_CHANNEL
 
 HALF_LIFE_SECONDS = 60.0
@@ -56,31 +57,22 @@ FOR UPDATE OF o SKIP LOCKED
 
 def in_flight(conn: Connection) -> int:
     """Rows handed to RQ and not done yet (through the outbox's partial index)."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT count(*) FROM outbox WHERE enqueued_at IS NOT NULL AND done_at IS NULL")
-        .fetchone()
+    count: int = fetch_value(
+        conn, "SELECT count(*) FROM outbox WHERE enqueued_at IS NOT NULL AND done_at IS NULL"
     )
-    return 0 if row is None else row[0]
+    return count
 
 
 def waiting(conn: Connection) -> bool:
     """Whether some row waits to be enqueued."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT EXISTS (SELECT 1 FROM outbox WHERE enqueued_at IS NULL AND done_at IS NULL)"
-        )
-        .fetchone()
-    )
-    return bool(row and row[0])
+    query = "SELECT EXISTS (SELECT 1 FROM outbox WHERE enqueued_at IS NULL AND done_at IS NULL)"
+    return bool(fetch_value(conn, query))
 
 
 def claim_fairly(conn: Connection, limit: int) -> list[OutboxItem]:
     """Up to `limit` rows not yet enqueued, in turns between creators (the module's order),
     locked until the relay's transaction ends: enqueue them, mark_enqueued(), then commit."""
-    cur = conn.cursor(row_factory=class_row(OutboxItem))
-    return cur.execute(_CLAIM, (_DECAY, limit)).fetchall()
+    return fetch_all(conn, _CLAIM, (_DECAY, limit), row_factory=class_row(OutboxItem))
 
 
 def job_finished(conn: Connection, game_id: UUID, seconds: float) -> None:
@@ -98,14 +90,9 @@ def job_finished(conn: Connection, game_id: UUID, seconds: float) -> None:
 
 def usage(conn: Connection, creator: str) -> float:
     """The creator's recent worker seconds, decayed to now (0 if none)."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            f"SELECT {_USAGE_NOW} FROM creator_usage u WHERE u.creator = %s", (_DECAY, creator)
-        )
-        .fetchone()
-    )
-    return 0.0 if row is None else row[0]
+    query = f"SELECT {_USAGE_NOW} FROM creator_usage u WHERE u.creator = %s"
+    seconds: float | None = fetch_value(conn, query, (_DECAY, creator))
+    return 0.0 if seconds is None else seconds
 
 
 def purge_usage(conn: Connection, older_than_seconds: float) -> int:

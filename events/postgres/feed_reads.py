@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from psycopg.rows import tuple_row
-
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_all
 from events.postgres.store import EVENT_COLUMNS, event_from_row
 from events.records import StoredEvent
 
@@ -31,11 +30,7 @@ _READ = (
 def events_and_credentials(
     conn: Connection, game_id: UUID, after: int, limit: int
 ) -> tuple[list[StoredEvent], frozenset[str]]:
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(_READ, (game_id, game_id, game_id, after, limit))
-        .fetchall()
-    )
+    rows = fetch_all(conn, _READ, (game_id, game_id, game_id, after, limit))
     credentials = frozenset(rows[0][0]) if rows else frozenset()
     events = [event_from_row(row[1:]) for row in rows if row[1] is not None]
     return events, credentials

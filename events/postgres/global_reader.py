@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from psycopg.rows import tuple_row
-
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_all
 from events.postgres.store import EVENT_COLUMNS, StoredEvent, event_from_row
 
 
@@ -38,11 +37,7 @@ def read_global(
 ) -> tuple[list[StoredEvent], Checkpoint]:
     """The next events after `checkpoint` and the checkpoint to resume from (unchanged if none).
     Under READ COMMITTED (or autocommit) each call sees what committed since the last."""
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(_READ, (str(checkpoint.tx_id), checkpoint.global_position, limit))
-        .fetchall()
-    )
+    rows = fetch_all(conn, _READ, (str(checkpoint.tx_id), checkpoint.global_position, limit))
     if not rows:
         return [], checkpoint
     last = rows[-1]

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
 from events.idempotent_requests import Claim, ClaimKind
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_one
 
 KEEP_HOURS = 24
 
@@ -32,8 +32,7 @@ SELECT got, EXISTS (SELECT 1 FROM ins) FROM lock"""
 
 
 def claim(conn: Connection, scope: str, key: str, request_hash: str) -> Claim:
-    cur = conn.cursor(row_factory=tuple_row)
-    row = cur.execute(_CLAIM, {"scope": scope, "key": key, "hash": request_hash}).fetchone()
+    row = fetch_one(conn, _CLAIM, {"scope": scope, "key": key, "hash": request_hash})
     assert row is not None  # the statement always returns its one row
     got_lock, inserted = row
     if inserted:
@@ -41,10 +40,11 @@ def claim(conn: Connection, scope: str, key: str, request_hash: str) -> Claim:
     if not got_lock:
         return Claim(ClaimKind.IN_PROGRESS)
     # We hold the lock, so the row is committed and final (a new statement sees it).
-    row = cur.execute(
+    row = fetch_one(
+        conn,
         "SELECT request_hash, status, response FROM idempotency WHERE key_scope = %s AND key = %s",
         (scope, key),
-    ).fetchone()
+    )
     if row is None:  # purged between the two statements: rare, let the client retry
         return Claim(ClaimKind.IN_PROGRESS)
     stored_hash, status, record = row

@@ -14,6 +14,7 @@ from psycopg.rows import class_row
 
 from events.errors import GameNotFound
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_all
 from events.records import StreamInfo
 
 STATUSES = ("waiting", "active", "finished")
@@ -53,5 +54,4 @@ def list_streams(
         "SELECT game_id, game_type, status, version, created_at, updated_at FROM streams"
         " WHERE {} ORDER BY created_at DESC, game_id DESC LIMIT %s"
     ).format(sql.SQL(" AND ").join(where))
-    cur = conn.cursor(row_factory=class_row(StreamInfo))
-    return cur.execute(query, [*params, limit]).fetchall()
+    return fetch_all(conn, query, [*params, limit], row_factory=class_row(StreamInfo))

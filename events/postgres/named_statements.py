@@ -26,6 +26,7 @@ import psycopg
 from psycopg.rows import TupleRow, tuple_row
 
 from events.postgres.connections import AnyConnection
+from events.postgres.db import fetch_all
 
 Statement = tuple[str, Sequence[Any]]  # a query (placeholders %s, no other %) and its parameters
 PREFIX = "cardroom_"
@@ -84,7 +85,7 @@ def _numbered(query: str, count: int) -> str:
 
 def _relearn(conn: AnyConnection, held: set[str]) -> None:
     query = "SELECT name FROM pg_prepared_statements WHERE starts_with(name, %s)"
-    rows: Sequence[Any] = conn.cursor(row_factory=tuple_row).execute(query, (PREFIX,)).fetchall()
+    rows: Sequence[Any] = fetch_all(conn, query, (PREFIX,))
     held.clear()
     held.update(row[0] for row in rows)
     _unsure.discard(conn)

@@ -18,8 +18,9 @@ from contextlib import contextmanager
 from uuid import UUID
 
 import psycopg
-from psycopg.rows import TupleRow, tuple_row
+from psycopg.rows import TupleRow
 
+from events.postgres.db import fetch_value
 from events.wakeups import GAME_CHANNEL, ListenerLost, Wakeup, game_of
 
 log = logging.getLogger("cardroom.notifications")
@@ -178,9 +179,7 @@ class PostgresListener:
 
     def try_lock(self, key: int) -> bool:
         """A session-level advisory lock: held until this connection closes."""
-        cur = self._conn.cursor(row_factory=tuple_row)
-        held = cur.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
-        return bool(held and held[0])
+        return bool(fetch_value(self._conn, "SELECT pg_try_advisory_lock(%s)", (key,)))
 
 
 @contextmanager

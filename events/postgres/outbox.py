@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from psycopg.rows import class_row, tuple_row
+from psycopg.rows import class_row
 
 from events.outbox import OutboxItem, Work, encode
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_all, fetch_one, fetch_value
 from events.wakeups import OUTBOX_CHANNEL
 
 _COLUMNS = "id, game_id, version, kind, created_at, enqueued_at, urgent"
@@ -51,13 +52,14 @@ def stale(conn: Connection, older_than_seconds: float, limit: int = 100) -> list
     """Enqueued but not done for longer than N seconds (Redis lost it, a worker died).
     Locked like a claim (fair_work.claim_fairly): the sweeper re-enqueues them and calls
     mark_enqueued()."""
-    cur = conn.cursor(row_factory=class_row(OutboxItem))
-    return cur.execute(
+    return fetch_all(
+        conn,
         f"SELECT {_COLUMNS} FROM outbox WHERE done_at IS NULL AND enqueued_at IS NOT NULL"
         " AND enqueued_at < now() - make_interval(secs => %s)"
         " ORDER BY enqueued_at LIMIT %s FOR UPDATE SKIP LOCKED",
         (older_than_seconds, limit),
-    ).fetchall()
+        row_factory=class_row(OutboxItem),
+    )
 
 
 def purge_done(conn: Connection, older_than_seconds: float) -> int:
@@ -72,17 +74,14 @@ def purge_done(conn: Connection, older_than_seconds: float) -> int:
 def lag(conn: Connection) -> tuple[float, int]:
     """(Seconds since the oldest unfinished row was written, 0 for none; unfinished rows),
     read through the two partial indexes (pending, and enqueued but not done)."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT coalesce(extract(epoch FROM now() - least(p.oldest, e.oldest)), 0)::float8,"
-            " p.n + e.n FROM"
-            " (SELECT min(created_at) AS oldest, count(*) AS n FROM outbox"
-            "  WHERE enqueued_at IS NULL AND done_at IS NULL) p,"
-            " (SELECT min(created_at) AS oldest, count(*) AS n FROM outbox"
-            "  WHERE enqueued_at IS NOT NULL AND done_at IS NULL) e"
-        )
-        .fetchone()
+    row = fetch_one(
+        conn,
+        "SELECT coalesce(extract(epoch FROM now() - least(p.oldest, e.oldest)), 0)::float8,"
+        " p.n + e.n FROM"
+        " (SELECT min(created_at) AS oldest, count(*) AS n FROM outbox"
+        "  WHERE enqueued_at IS NULL AND done_at IS NULL) p,"
+        " (SELECT min(created_at) AS oldest, count(*) AS n FROM outbox"
+        "  WHERE enqueued_at IS NOT NULL AND done_at IS NULL) e",
     )
     assert row is not None
     return row[0], row[1]
@@ -90,13 +89,10 @@ def lag(conn: Connection) -> tuple[float, int]:
 
 def age(conn: Connection, game_id: UUID, version: int, kind: str) -> float | None:
     """Seconds since the row was written, by the database's clock; None if there is none."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT extract(epoch FROM clock_timestamp() - created_at)::float8 FROM outbox"
-            " WHERE game_id = %s AND version = %s AND kind = %s",
-            (game_id, version, kind),
-        )
-        .fetchone()
+    seconds: float | None = fetch_value(
+        conn,
+        "SELECT extract(epoch FROM clock_timestamp() - created_at)::float8 FROM outbox"
+        " WHERE game_id = %s AND version = %s AND kind = %s",
+        (game_id, version, kind),
     )
-    return None if row is None else row[0]
+    return seconds

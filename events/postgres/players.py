@@ -7,21 +7,23 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from uuid import UUID
 
-from psycopg.rows import class_row, tuple_row
+from psycopg.rows import class_row
 
 from events.credentials import token_hash
 from events.player_records import InboxRow, NoticeRow, PlayerRow
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_all, fetch_one, fetch_value
 from events.wakeups import PLAYER_CHANNEL, WEBHOOK_CHANNEL
 
 
 def create(conn: Connection, player_id: UUID, name: str, key: str) -> PlayerRow:
-    cur = conn.cursor(row_factory=class_row(PlayerRow))
-    row = cur.execute(
+    row = fetch_one(
+        conn,
         "INSERT INTO players (id, name, key_hash) VALUES (%s, %s, %s)"
         " RETURNING id, name, created_at",
         (player_id, name, token_hash(key)),
-    ).fetchone()
+        row_factory=class_row(PlayerRow),
+    )
     assert row is not None
     return row
 
@@ -34,67 +36,54 @@ def new_key(conn: Connection, player_id: UUID, key: str) -> list[UUID]:
 
 
 def games_of(conn: Connection, player_id: UUID) -> list[UUID]:
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT game_id FROM player_seats WHERE player_id = %s", (player_id,))
-        .fetchall()
-    )
+    rows = fetch_all(conn, "SELECT game_id FROM player_seats WHERE player_id = %s", (player_id,))
     return [row[0] for row in rows]
 
 
 def by_key(conn: Connection, key: str) -> PlayerRow | None:
-    cur = conn.cursor(row_factory=class_row(PlayerRow))
-    return cur.execute(
-        "SELECT id, name, created_at FROM players WHERE key_hash = %s", (token_hash(key),)
-    ).fetchone()
+    return fetch_one(
+        conn,
+        "SELECT id, name, created_at FROM players WHERE key_hash = %s",
+        (token_hash(key),),
+        row_factory=class_row(PlayerRow),
+    )
 
 
 def holds_key(conn: Connection, player_id: UUID, credential: str) -> bool:
     """Whether the key hashing to `credential` is the player's now."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT 1 FROM players WHERE id = %s AND key_hash = %s", (player_id, credential))
-        .fetchone()
-    )
-    return row is not None
+    query = "SELECT 1 FROM players WHERE id = %s AND key_hash = %s"
+    return fetch_one(conn, query, (player_id, credential)) is not None
 
 
 def by_id(conn: Connection, player_id: UUID) -> PlayerRow | None:
-    cur = conn.cursor(row_factory=class_row(PlayerRow))
-    return cur.execute(
-        "SELECT id, name, created_at FROM players WHERE id = %s", (player_id,)
-    ).fetchone()
+    return fetch_one(
+        conn,
+        "SELECT id, name, created_at FROM players WHERE id = %s",
+        (player_id,),
+        row_factory=class_row(PlayerRow),
+    )
 
 
 def bot_level(conn: Connection, player_id: UUID) -> str | None:
     """The level of a bot level's rated identity (None: a player with a key, or none)."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT bot_level FROM players WHERE id = %s", (player_id,))
-        .fetchone()
+    level: str | None = fetch_value(
+        conn, "SELECT bot_level FROM players WHERE id = %s", (player_id,)
     )
-    return None if row is None else row[0]
+    return level
 
 
 def names(conn: Connection, player_ids: Iterable[UUID]) -> dict[UUID, str]:
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT id, name FROM players WHERE id = ANY(%s)", (list(player_ids),))
-        .fetchall()
-    )
+    rows = fetch_all(conn, "SELECT id, name FROM players WHERE id = ANY(%s)", (list(player_ids),))
     return {row[0]: row[1] for row in rows}
 
 
 def finished_games_by_type(conn: Connection, player_id: UUID) -> dict[str, int]:
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT s.game_type, count(*) FROM player_seats ps"
-            " JOIN streams s ON s.game_id = ps.game_id"
-            " WHERE ps.player_id = %s AND s.status = 'finished' GROUP BY s.game_type",
-            (player_id,),
-        )
-        .fetchall()
+    rows = fetch_all(
+        conn,
+        "SELECT s.game_type, count(*) FROM player_seats ps"
+        " JOIN streams s ON s.game_id = ps.game_id"
+        " WHERE ps.player_id = %s AND s.status = 'finished' GROUP BY s.game_type",
+        (player_id,),
     )
     return {row[0]: row[1] for row in rows}
 
@@ -193,11 +182,7 @@ def notices_for_key(
 ) -> tuple[bool, list[NoticeRow]]:
     """Whether the key hashing to `credential` is still the player's, and if so its notices
     after number `after`, in one statement: a player's stream learns both at each wake-up."""
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(_NOTICES_FOR_KEY, (player_id, credential, player_id, after, limit))
-        .fetchall()
-    )
+    rows = fetch_all(conn, _NOTICES_FOR_KEY, (player_id, credential, player_id, after, limit))
     valid = bool(rows and rows[0][0])
     notices = [NoticeRow(*row[1:]) for row in rows if row[1] is not None]
     return valid, notices
@@ -228,7 +213,6 @@ def inbox(
     limit: int,
 ) -> list[InboxRow]:
     """The player's tables, most recently moved first (keyset pages)."""
-    cur = conn.cursor(row_factory=class_row(InboxRow))
     params = {
         "player": player_id,
         "status": status,
@@ -237,4 +221,4 @@ def inbox(
         "before_id": before[1] if before else None,
         "limit": limit,
     }
-    return cur.execute(_INBOX, params).fetchall()
+    return fetch_all(conn, _INBOX, params, row_factory=class_row(InboxRow))

@@ -7,10 +7,9 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
-from psycopg.rows import tuple_row
-
 from events.audit.merkle import Key
 from events.postgres.connections import AnyConnection
+from events.postgres.db import fetch_all, fetch_one, fetch_value
 
 # Any constant works; it only has to be the same in every process. Held for the transaction
 # of an append, so that two appenders never compute from the same size.
@@ -37,15 +36,12 @@ class StoredSubtrees:
         if not keys:
             return {}
         levels, indexes = zip(*keys, strict=True)
-        rows = (
-            self._conn.cursor(row_factory=tuple_row)
-            .execute(
-                "SELECT s.level, s.index, s.hash FROM log_subtrees s"
-                " JOIN unnest(%s::smallint[], %s::bigint[]) AS k (level, index)"
-                " ON s.level = k.level AND s.index = k.index",
-                (list(levels), list(indexes)),
-            )
-            .fetchall()
+        rows = fetch_all(
+            self._conn,
+            "SELECT s.level, s.index, s.hash FROM log_subtrees s"
+            " JOIN unnest(%s::smallint[], %s::bigint[]) AS k (level, index)"
+            " ON s.level = k.level AND s.index = k.index",
+            (list(levels), list(indexes)),
         )
         found = {(level, index): bytes(hashed) for level, index, hashed in rows}
         missing = set(keys) - found.keys()
@@ -60,20 +56,12 @@ def lock_appends(conn: AnyConnection) -> None:
 
 def tree_size(conn: AnyConnection) -> int:
     """Leaves stored (each append commits its checkpoint with it: the latest one's size)."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT index FROM log_leaves ORDER BY index DESC LIMIT 1")
-        .fetchone()
-    )
-    return 0 if row is None else row[0] + 1
+    last = fetch_value(conn, "SELECT index FROM log_leaves ORDER BY index DESC LIMIT 1")
+    return 0 if last is None else last + 1
 
 
 def latest_checkpoint(conn: AnyConnection) -> tuple[int, bytes] | None:
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT size, note FROM log_checkpoints ORDER BY size DESC LIMIT 1")
-        .fetchone()
-    )
+    row = fetch_one(conn, "SELECT size, note FROM log_checkpoints ORDER BY size DESC LIMIT 1")
     return None if row is None else (row[0], bytes(row[1]))
 
 
@@ -89,15 +77,12 @@ def save_checkpoint(conn: AnyConnection, size: int, note: bytes) -> None:
 def pending_games(conn: AnyConnection, limit: int) -> tuple[list[FinishedGame], list[UUID]]:
     """The oldest finished games queued for the log, with their final heads, and every game
     of the queue's head read (those already in the log included: taken off, never again)."""
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT p.game_id, s.head_hash, s.game_type, s.version, l.index IS NOT NULL"
-            " FROM log_pending p JOIN streams s USING (game_id)"
-            " LEFT JOIN log_leaves l USING (game_id) ORDER BY p.id LIMIT %s",
-            (limit,),
-        )
-        .fetchall()
+    rows = fetch_all(
+        conn,
+        "SELECT p.game_id, s.head_hash, s.game_type, s.version, l.index IS NOT NULL"
+        " FROM log_pending p JOIN streams s USING (game_id)"
+        " LEFT JOIN log_leaves l USING (game_id) ORDER BY p.id LIMIT %s",
+        (limit,),
     )
     games = [FinishedGame(*row[:4]) for row in rows if not row[4]]
     return games, [row[0] for row in rows]
@@ -128,23 +113,18 @@ def insert_subtrees(conn: AnyConnection, subtrees: Mapping[Key, bytes]) -> None:
 
 
 def leaf_index(conn: AnyConnection, game_id: UUID) -> int | None:
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT index FROM log_leaves WHERE game_id = %s", (game_id,))
-        .fetchone()
+    index: int | None = fetch_value(
+        conn, "SELECT index FROM log_leaves WHERE game_id = %s", (game_id,)
     )
-    return None if row is None else row[0]
+    return index
 
 
 def leaves(conn: AnyConnection, start: int, end: int) -> list[tuple[int, UUID, bytes]]:
     """(index, game id, leaf bytes) of the leaves in [start, end), in order."""
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT index, game_id, leaf FROM log_leaves"
-            " WHERE index >= %s AND index < %s ORDER BY index",
-            (start, end),
-        )
-        .fetchall()
+    rows = fetch_all(
+        conn,
+        "SELECT index, game_id, leaf FROM log_leaves"
+        " WHERE index >= %s AND index < %s ORDER BY index",
+        (start, end),
     )
     return [(index, game_id, bytes(leaf)) for index, game_id, leaf in rows]

@@ -12,6 +12,7 @@ from psycopg.rows import dict_row
 
 from events.matchmaking.entries import QueueEntry, QueueMatch
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_all, fetch_one
 
 _ENTRY = (
     "e.id, e.player_id, e.game_type, e.sizes, e.rated, e.bots_after_seconds, e.queued_at,"
@@ -50,7 +51,7 @@ def join(
     it waits in a queue already."""
     params = {"player": player_id, "type": game_type, "sizes": list(sizes), "rated": rated,
               "bots_after": bots_after}  # fmt: skip
-    row = conn.cursor(row_factory=dict_row).execute(_JOIN, params).fetchone()
+    row = fetch_one(conn, _JOIN, params, row_factory=dict_row)
     if row is None:
         return None
     stored = None if row["mu"] is None else (row["mu"], row["sigma"], row["games"])
@@ -58,40 +59,32 @@ def join(
 
 
 def entry(conn: Connection, player_id: UUID) -> QueueEntry | None:
-    row = (
-        conn.cursor(row_factory=dict_row)
-        .execute(f"SELECT {_ENTRY} FROM queue_entries e WHERE e.player_id = %s", (player_id,))
-        .fetchone()
-    )
+    query = f"SELECT {_ENTRY} FROM queue_entries e WHERE e.player_id = %s"
+    row = fetch_one(conn, query, (player_id,), row_factory=dict_row)
     return None if row is None else _entry(row)
 
 
 def last_match(conn: Connection, player_id: UUID) -> QueueMatch | None:
-    row = (
-        conn.cursor(row_factory=dict_row)
-        .execute(f"SELECT {_MATCH} FROM queue_matches WHERE player_id = %s", (player_id,))
-        .fetchone()
-    )
+    query = f"SELECT {_MATCH} FROM queue_matches WHERE player_id = %s"
+    row = fetch_one(conn, query, (player_id,), row_factory=dict_row)
     return None if row is None else _match(row)
 
 
 def leave(conn: Connection, player_id: UUID) -> bool:
     """Whether the player was waiting (and is no longer). An entry a matcher is seating is
     locked: this waits for that matcher's commit, and then finds the entry gone."""
-    cur = conn.execute("DELETE FROM queue_entries WHERE player_id = %s RETURNING id", (player_id,))
-    return cur.fetchone() is not None
+    query = "DELETE FROM queue_entries WHERE player_id = %s RETURNING id"
+    return fetch_one(conn, query, (player_id,)) is not None
 
 
 def waiting(conn: Connection, limit: int) -> list[QueueEntry]:
     """The entries waiting now, longest first, with their players' names."""
-    rows = (
-        conn.cursor(row_factory=dict_row)
-        .execute(
-            f"SELECT {_ENTRY}, p.name FROM queue_entries e JOIN players p ON p.id = e.player_id"
-            " ORDER BY e.queued_at, e.id LIMIT %s",
-            (limit,),
-        )
-        .fetchall()
+    rows = fetch_all(
+        conn,
+        f"SELECT {_ENTRY}, p.name FROM queue_entries e JOIN players p ON p.id = e.player_id"
+        " ORDER BY e.queued_at, e.id LIMIT %s",
+        (limit,),
+        row_factory=dict_row,
     )
     return [_entry(row) for row in rows]
 
@@ -111,7 +104,7 @@ SELECT {_ENTRY} FROM taken e
 def take(conn: Connection, entry_ids: Sequence[int]) -> list[QueueEntry]:
     """The entries among `entry_ids` still waiting and not being seated by another
     transaction, deleted (until this transaction rolls back)."""
-    rows = conn.cursor(row_factory=dict_row).execute(_TAKE, (list(entry_ids),)).fetchall()
+    rows = fetch_all(conn, _TAKE, (list(entry_ids),), row_factory=dict_row)
     return [_entry(row) for row in rows]
 
 
@@ -135,14 +128,12 @@ def record_matches(conn: Connection, game_id: UUID, seats: Mapping[int, QueueEnt
 
 def ratings(conn: Connection, game_type: str, player_ids: Sequence[UUID]) -> dict[UUID, Stored]:
     """The stored ratings (mu, sigma, games) of these players at the game type, where kept."""
-    rows = (
-        conn.cursor(row_factory=dict_row)
-        .execute(
-            "SELECT player_id, mu, sigma, games FROM ratings"
-            " WHERE game_type = %s AND player_id = ANY(%s)",
-            (game_type, list(player_ids)),
-        )
-        .fetchall()
+    rows = fetch_all(
+        conn,
+        "SELECT player_id, mu, sigma, games FROM ratings"
+        " WHERE game_type = %s AND player_id = ANY(%s)",
+        (game_type, list(player_ids)),
+        row_factory=dict_row,
     )
     return {row["player_id"]: (row["mu"], row["sigma"], row["games"]) for row in rows}
 

@@ -7,10 +7,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
-from psycopg.rows import tuple_row
-
 from domain.tables.rated_games import RATING_EVENTS
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_all, fetch_one
 from events.postgres.store import EVENT_COLUMNS, event_from_row
 from events.ratings import NEW, LeaderPosition, LeaderRow, Rating
 from events.records import StoredEvent
@@ -19,21 +18,17 @@ from events.records import StoredEvent
 def rating_events(conn: Connection, game_ids: Sequence[UUID]) -> list[StoredEvent]:
     """The events a rating reads of these games (domain/tables/rated_games.py), each game's in
     order."""
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ANY(%s) AND type = ANY(%s)"
-            " ORDER BY game_id, version",
-            (list(game_ids), list(RATING_EVENTS)),
-        )
-        .fetchall()
+    rows = fetch_all(
+        conn,
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ANY(%s) AND type = ANY(%s)"
+        " ORDER BY game_id, version",
+        (list(game_ids), list(RATING_EVENTS)),
     )
     return [event_from_row(row) for row in rows]
 
 
 def is_rated(conn: Connection, game_id: UUID) -> bool:
-    row = conn.execute("SELECT 1 FROM rated_games WHERE game_id = %s", (game_id,)).fetchone()
-    return row is not None
+    return fetch_one(conn, "SELECT 1 FROM rated_games WHERE game_id = %s", (game_id,)) is not None
 
 
 def lock_ratings(conn: Connection, game_type: str, raters: Iterable[str]) -> dict[str, Rating]:
@@ -43,15 +38,12 @@ def lock_ratings(conn: Connection, game_type: str, raters: Iterable[str]) -> dic
     ordered = sorted({UUID(rater) for rater in raters})
     values = ", ".join(["(%s, %s, %s, %s, 0, %s, true)"] * len(ordered))
     params = [p for rater in ordered for p in (rater, game_type, NEW.mu, NEW.sigma, NEW.display)]
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "INSERT INTO ratings (player_id, game_type, mu, sigma, games, display, provisional)"
-            f" VALUES {values} ON CONFLICT (player_id, game_type)"
-            " DO UPDATE SET games = ratings.games RETURNING player_id, mu, sigma, games",
-            params,
-        )
-        .fetchall()
+    rows = fetch_all(
+        conn,
+        "INSERT INTO ratings (player_id, game_type, mu, sigma, games, display, provisional)"
+        f" VALUES {values} ON CONFLICT (player_id, game_type)"
+        " DO UPDATE SET games = ratings.games RETURNING player_id, mu, sigma, games",
+        params,
     )
     return {str(row[0]): Rating(row[1], row[2], row[3]) for row in rows}
 
@@ -87,14 +79,11 @@ def save(conn: Connection, game_type: str, ratings: Mapping[str, Rating]) -> Non
 
 
 def ratings_of(conn: Connection, player_id: UUID) -> dict[str, Rating]:
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT game_type, mu, sigma, games FROM ratings WHERE player_id = %s"
-            " AND games > 0 ORDER BY game_type",
-            (player_id,),
-        )
-        .fetchall()
+    rows = fetch_all(
+        conn,
+        "SELECT game_type, mu, sigma, games FROM ratings WHERE player_id = %s"
+        " AND games > 0 ORDER BY game_type",
+        (player_id,),
     )
     return {row[0]: Rating(row[1], row[2], row[3]) for row in rows}
 
@@ -121,7 +110,7 @@ def leaderboard(
     if after:
         params |= {"display": after.display, "player": after.player_id}
     statement = _NEXT_PAGE if after else _FIRST_PAGE
-    rows = conn.cursor(row_factory=tuple_row).execute(statement, params).fetchall()
+    rows = fetch_all(conn, statement, params)
     return list(_ranked(rows, after or LeaderPosition(float("inf"), UUID(int=0), 0, 0)))
 
 
@@ -152,7 +141,7 @@ ORDER BY g.seq NULLS LAST,
 
 
 def rebuild_order(conn: Connection) -> list[UUID]:
-    rows = conn.cursor(row_factory=tuple_row).execute(_REBUILD_ORDER).fetchall()
+    rows = fetch_all(conn, _REBUILD_ORDER)
     return [row[0] for row in rows]
 
 

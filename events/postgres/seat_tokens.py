@@ -14,11 +14,12 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
-from psycopg.rows import TupleRow, tuple_row
+from psycopg.rows import TupleRow
 
 from events.credentials import token_hash
 from events.postgres import store
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_one, fetch_value
 from events.postgres.named_statements import Statement
 from events.records import StreamHead
 
@@ -60,13 +61,10 @@ _SEAT_OF_TOKEN = (
 def acts_for(conn: Connection, game_id: UUID, seat: int, credential: str) -> bool:
     """Whether the credential whose hash is `credential` (a seat token, or a player's key)
     still acts for the seat."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            f"SELECT {_SEAT_OF_TOKEN} FROM streams s WHERE s.game_id = %s",
-            (credential, credential, game_id),
-        )
-        .fetchone()
+    row = fetch_one(
+        conn,
+        f"SELECT {_SEAT_OF_TOKEN} FROM streams s WHERE s.game_id = %s",
+        (credential, credential, game_id),
     )
     return row is not None and row[0] == seat
 
@@ -74,13 +72,12 @@ def acts_for(conn: Connection, game_id: UUID, seat: int, credential: str) -> boo
 def seat_for(conn: Connection, game_id: UUID, token: str) -> int | None:
     """The seat the credential (a seat token, or a player's key) acts for; None if none."""
     hashed = token_hash(token)
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(f"SELECT {_SEAT_OF_TOKEN} FROM streams s WHERE s.game_id = %s",
-                 (hashed, hashed, game_id))
-        .fetchone()
-    )  # fmt: skip
-    return None if row is None else row[0]
+    seat: int | None = fetch_value(
+        conn,
+        f"SELECT {_SEAT_OF_TOKEN} FROM streams s WHERE s.game_id = %s",
+        (hashed, hashed, game_id),
+    )
+    return seat
 
 
 def version_and_seat(conn: Connection, game_id: UUID, token: str | None) -> tuple[int, int | None]:
@@ -125,12 +122,9 @@ def save_invites(conn: Connection, game_id: UUID, invites: Mapping[int, str]) ->
 
 
 def invite_matches(conn: Connection, game_id: UUID, seat: int, invite: str) -> bool:
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT invite_hash FROM seat_invites WHERE game_id = %s AND seat = %s",
-            (game_id, seat),
-        )
-        .fetchone()
+    row = fetch_one(
+        conn,
+        "SELECT invite_hash FROM seat_invites WHERE game_id = %s AND seat = %s",
+        (game_id, seat),
     )
     return row is not None and hmac.compare_digest(row[0], token_hash(invite))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from psycopg.rows import tuple_row
 from psycopg.types.json import Jsonb
 
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_one
 
 
 def save_snapshot(conn: Connection, game_id: UUID, version: int, state: dict[str, Any]) -> None:
@@ -24,9 +24,5 @@ def save_snapshot(conn: Connection, game_id: UUID, version: int, state: dict[str
 
 def load_snapshot(conn: Connection, game_id: UUID) -> tuple[int, dict[str, Any]] | None:
     """(version, state) or None."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT version, state FROM snapshots WHERE game_id = %s", (game_id,))
-        .fetchone()
-    )
+    row = fetch_one(conn, "SELECT version, state FROM snapshots WHERE game_id = %s", (game_id,))
     return None if row is None else (row[0], row[1])

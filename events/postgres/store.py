@@ -13,13 +13,14 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
-from psycopg.rows import TupleRow, tuple_row
+from psycopg.rows import TupleRow
 from psycopg.types.json import Jsonb
 
 from events.audit.chain import GENESIS
 from events.errors import GameExists, GameNotFound, VersionConflict
 from events.postgres import named_statements
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_all, fetch_value
 from events.postgres.listing import list_streams, set_stream_status
 from events.postgres.named_statements import Statement
 from events.records import NewEvent, StoredEvent, StreamHead, StreamInfo, chained_events
@@ -257,14 +258,11 @@ def event_from_row(row: tuple[Any, ...]) -> StoredEvent:
 def read_stream(
     conn: Connection, game_id: UUID, after: int = 0, limit: int | None = None
 ) -> list[StoredEvent]:
-    rows = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND version > %s"
-            " ORDER BY version LIMIT %s",
-            (game_id, after, limit),
-        )
-        .fetchall()
+    rows = fetch_all(
+        conn,
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND version > %s"
+        " ORDER BY version LIMIT %s",
+        (game_id, after, limit),
     )
     return [event_from_row(row) for row in rows]
 
@@ -276,9 +274,7 @@ def notify_game(conn: Connection, game_id: UUID) -> None:
 
 
 def stream_version(conn: Connection, game_id: UUID) -> int | None:
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT version FROM streams WHERE game_id = %s", (game_id,))
-        .fetchone()
+    version: int | None = fetch_value(
+        conn, "SELECT version FROM streams WHERE game_id = %s", (game_id,)
     )
-    return None if row is None else row[0]
+    return version

@@ -8,9 +8,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from psycopg.rows import tuple_row
-
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_all, fetch_value
 from events.records import StoredEvent
 
 
@@ -30,13 +29,10 @@ def set_timers(
     moments = {event.version: event.recorded_at for event in new}
     older = [v for v in waiting.values() if v not in moments]
     if older:
-        rows = (
-            conn.cursor(row_factory=tuple_row)
-            .execute(
-                "SELECT version, recorded_at FROM events WHERE game_id = %s AND version = ANY(%s)",
-                (game_id, older),
-            )
-            .fetchall()
+        rows = fetch_all(
+            conn,
+            "SELECT version, recorded_at FROM events WHERE game_id = %s AND version = ANY(%s)",
+            (game_id, older),
         )
         moments |= dict(rows)
     deadlines = {
@@ -54,34 +50,24 @@ def set_timers(
 
 
 def deadline(conn: Connection, game_id: UUID, seat: int, since: int) -> datetime | None:
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT deadline FROM turn_timers"
-            " WHERE game_id = %s AND seat = %s AND since_version = %s",
-            (game_id, seat, since),
-        )
-        .fetchone()
+    at: datetime | None = fetch_value(
+        conn,
+        "SELECT deadline FROM turn_timers WHERE game_id = %s AND seat = %s AND since_version = %s",
+        (game_id, seat, since),
     )
-    return None if row is None else row[0]
+    return at
 
 
 def due(conn: Connection, limit: int = 200) -> list[tuple[UUID, int, int]]:
     """(game, seat, since) of the turns that have run out, the most overdue first."""
-    return (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT game_id, seat, since_version FROM turn_timers WHERE deadline <= now()"
-            " ORDER BY deadline LIMIT %s",
-            (limit,),
-        )
-        .fetchall()
+    return fetch_all(
+        conn,
+        "SELECT game_id, seat, since_version FROM turn_timers WHERE deadline <= now()"
+        " ORDER BY deadline LIMIT %s",
+        (limit,),
     )
 
 
 def of_game(conn: Connection, game_id: UUID) -> dict[int, datetime]:
-    cursor = conn.cursor(row_factory=tuple_row)
-    rows = cursor.execute(
-        "SELECT seat, deadline FROM turn_timers WHERE game_id = %s", (game_id,)
-    ).fetchall()
+    rows = fetch_all(conn, "SELECT seat, deadline FROM turn_timers WHERE game_id = %s", (game_id,))
     return dict(rows)

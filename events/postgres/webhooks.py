@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
-from psycopg.rows import class_row, tuple_row
+from psycopg.rows import class_row
 
 from events.postgres.connections import Connection
+from events.postgres.db import fetch_all, fetch_one, fetch_value
 from events.wakeups import WEBHOOK_CHANNEL
 from events.webhooks.records import (
     LEASE_SECONDS,
@@ -37,12 +38,9 @@ def count_of(conn: Connection, player_id: UUID) -> int:
     """The player's endpoints, counted with the player's row locked: two registrations at once
     cannot both pass the limit."""
     conn.execute("SELECT 1 FROM players WHERE id = %s FOR UPDATE", (player_id,))
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute("SELECT count(*) FROM webhook_endpoints WHERE player_id = %s", (player_id,))
-        .fetchone()
-    )
-    return 0 if row is None else row[0]
+    query = "SELECT count(*) FROM webhook_endpoints WHERE player_id = %s"
+    count: int = fetch_value(conn, query, (player_id,))
+    return count
 
 
 def create(
@@ -53,32 +51,35 @@ def create(
     events: Sequence[str],
     secret_sealed: str,
 ) -> EndpointRow:
-    cur = conn.cursor(row_factory=class_row(EndpointRow))
-    row = cur.execute(
+    row = fetch_one(
+        conn,
         "INSERT INTO webhook_endpoints (id, player_id, url, events, secret_sealed)"
         f" VALUES (%s, %s, %s, %s, %s) RETURNING {_ENDPOINT_COLUMNS}",
         (endpoint_id, player_id, url, list(events), secret_sealed),
-    ).fetchone()
+        row_factory=class_row(EndpointRow),
+    )
     assert row is not None
     return row
 
 
 def endpoints_of(conn: Connection, player_id: UUID) -> list[EndpointRow]:
-    cur = conn.cursor(row_factory=class_row(EndpointRow))
-    return cur.execute(
+    return fetch_all(
+        conn,
         f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE player_id = %s"
         " ORDER BY created_at, id",
         (player_id,),
-    ).fetchall()
+        row_factory=class_row(EndpointRow),
+    )
 
 
 def endpoint(conn: Connection, player_id: UUID, endpoint_id: UUID) -> EndpointRow | None:
     """The endpoint if it is this player's (another player's is none, as a missing one)."""
-    cur = conn.cursor(row_factory=class_row(EndpointRow))
-    return cur.execute(
+    return fetch_one(
+        conn,
         f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = %s AND player_id = %s",
         (endpoint_id, player_id),
-    ).fetchone()
+        row_factory=class_row(EndpointRow),
+    )
 
 
 def delete(conn: Connection, player_id: UUID, endpoint_id: UUID) -> bool:
@@ -93,29 +94,27 @@ def delete(conn: Connection, player_id: UUID, endpoint_id: UUID) -> bool:
 def add_ping(conn: Connection, player_id: UUID, endpoint_id: UUID) -> UUID | None:
     """A ping for the player's endpoint, queued behind its waiting deliveries; its message id,
     or None if the endpoint is not the player's."""
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "INSERT INTO webhook_deliveries (endpoint_id, player_id, kind)"
-            " SELECT id, player_id, %s FROM webhook_endpoints WHERE id = %s AND player_id = %s"
-            " RETURNING message_id",
-            (PING, endpoint_id, player_id),
-        )
-        .fetchone()
+    message_id: UUID | None = fetch_value(
+        conn,
+        "INSERT INTO webhook_deliveries (endpoint_id, player_id, kind)"
+        " SELECT id, player_id, %s FROM webhook_endpoints WHERE id = %s AND player_id = %s"
+        " RETURNING message_id",
+        (PING, endpoint_id, player_id),
     )
-    if row is not None:
+    if message_id is not None:
         notify_relay(conn)
-    return None if row is None else row[0]
+    return message_id
 
 
 def attempts_of(conn: Connection, endpoint_id: UUID, limit: int) -> list[AttemptRow]:
     """The endpoint's latest attempts, newest first."""
-    cur = conn.cursor(row_factory=class_row(AttemptRow))
-    return cur.execute(
+    return fetch_all(
+        conn,
         "SELECT message_id, kind, notice, attempt, at, latency_ms, status, error, answer,"
         " delivered FROM webhook_attempts WHERE endpoint_id = %s ORDER BY id DESC LIMIT %s",
         (endpoint_id, limit),
-    ).fetchall()
+        row_factory=class_row(AttemptRow),
+    )
 
 
 def notify_relay(conn: Connection) -> None:
@@ -155,21 +154,21 @@ def claim_due(conn: Connection, limit: int, spacing_seconds: float) -> list[DueD
     in the notices' order, and a delivery waiting to be retried lets later due ones pass it
     (one failing delivery does not hold back the rest). Enqueue them before this transaction
     commits."""
-    cur = conn.cursor(row_factory=class_row(DueDelivery))
-    rows = cur.execute(_CLAIM_DUE, {"spacing": spacing_seconds, "limit": limit}).fetchall()
+    rows = fetch_all(
+        conn,
+        _CLAIM_DUE,
+        {"spacing": spacing_seconds, "limit": limit},
+        row_factory=class_row(DueDelivery),
+    )
     return sorted(rows, key=lambda row: row.id)
 
 
 def in_flight(conn: Connection) -> int:
-    row = (
-        conn.cursor(row_factory=tuple_row)
-        .execute(
-            "SELECT count(*) FROM webhook_deliveries"
-            " WHERE done_at IS NULL AND enqueued_at IS NOT NULL"
-        )
-        .fetchone()
+    count: int = fetch_value(
+        conn,
+        "SELECT count(*) FROM webhook_deliveries WHERE done_at IS NULL AND enqueued_at IS NOT NULL",
     )
-    return 0 if row is None else row[0]
+    return count
 
 
 _LEASE = """
@@ -192,9 +191,8 @@ def lease(conn: Connection, delivery_id: int, failures: int) -> LeasedDelivery |
     already, another job holds it, or its endpoint was disabled or removed. A job may start
     before the relay that enqueued it has committed: the relay's row lock makes this wait for
     that commit, so the job never finds its delivery not yet handed out."""
-    cur = conn.cursor(row_factory=class_row(LeasedDelivery))
     params = {"id": delivery_id, "failures": failures, "lease": LEASE_SECONDS}
-    return cur.execute(_LEASE, params).fetchone()
+    return fetch_one(conn, _LEASE, params, row_factory=class_row(LeasedDelivery))
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +255,7 @@ def record(
         "error": error, "answer": answer, "delivered": delivered, "limit": failure_limit,
         "ping": ping, "channel": WEBHOOK_CHANNEL,
     }  # fmt: skip
-    row = conn.cursor(row_factory=tuple_row).execute(_RECORD, params).fetchone()
+    row = fetch_one(conn, _RECORD, params)
     assert row is not None
     recorded, failures_in_a_row, disabled_now, _ = row
     if not recorded:
@@ -268,8 +266,8 @@ def record(
 def stale(conn: Connection, older_than_seconds: float, limit: int = 100) -> list[DueDelivery]:
     """Deliveries handed to RQ longer ago than N seconds that no job holds (Redis lost the job,
     or a worker died with it), marked as handed again now: the sweeper enqueues them again."""
-    cur = conn.cursor(row_factory=class_row(DueDelivery))
-    return cur.execute(
+    return fetch_all(
+        conn,
         "WITH lost AS (SELECT id FROM webhook_deliveries"
         "  WHERE done_at IS NULL AND enqueued_at < now() - make_interval(secs => %s)"
         "  AND (leased_until IS NULL OR leased_until < now())"
@@ -277,7 +275,8 @@ def stale(conn: Connection, older_than_seconds: float, limit: int = 100) -> list
         " UPDATE webhook_deliveries d SET enqueued_at = now() FROM lost WHERE d.id = lost.id"
         " RETURNING d.id, d.failures",
         (older_than_seconds, limit),
-    ).fetchall()
+        row_factory=class_row(DueDelivery),
+    )
 
 
 def purge(conn: Connection, older_than_seconds: float) -> int:

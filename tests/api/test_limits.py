@@ -168,6 +168,37 @@ def test_credentials_that_resolve_to_nothing_count_against_their_address(setting
     assert spectator.status_code == 200  # a request without a credential counts as before
 
 
+def test_a_stream_ticket_counts_against_its_address_not_a_bucket_of_its_own(settings):
+    # A ticket is single-use: a bucket per ticket would be a fresh one on every stream opened
+    limits = {"rate_limit_reads": "100/minute", "rate_limit_reads_per_address": "3/minute"}
+    with app_with(settings, **limits) as client:
+        game = create_game(client, "trick_and_snipers", humans(3))
+        stream = f"/games/{game['id']}/events/stream"
+        # Given three streams opened with tickets (fresh ones, each unknown: a 401)
+        tickets = [client.get(stream, query_string={"ticket": uuid.uuid4().hex}) for _ in range(3)]
+        # Then the address has spent its streams' reads, while a seat token's bucket is untouched
+        spectator = client.get(stream)
+        seated = client.get(stream, headers=auth(tokens_of(game)[0]))
+        seated.close()
+    assert [r.status_code for r in tickets] == [401, 401, 401]
+    assert_rate_limited(spectator)
+    assert seated.status_code == 200
+
+
+def test_a_ticket_that_resolves_to_nothing_counts_as_an_unresolved_credential(settings):
+    with app_with(settings, rate_limit_unresolved_per_address="2/minute") as client:
+        game = create_game(client, "trick_and_snipers", humans(3))
+        stream = f"/games/{game['id']}/events/stream"
+        guesses = [client.get(stream, query_string={"ticket": uuid.uuid4().hex}) for _ in range(4)]
+        # Then past the address's limit every request with a credential is refused, a token's too
+        with_token = client.get(f"/games/{game['id']}", headers=auth(tokens_of(game)[0]))
+        spectator = client.get(f"/games/{game['id']}")
+    assert [r.status_code for r in guesses[:3]] == [401, 401, 401]
+    assert_rate_limited(guesses[3])
+    assert_rate_limited(with_token)
+    assert spectator.status_code == 200
+
+
 def one_human_and_bots(client) -> tuple[str, str]:
     seats = [humans(1)[0], *[{"kind": "bot", "level": "random"}] * 2]
     game = create_game(client, "trick_and_snipers", seats)

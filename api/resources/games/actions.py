@@ -12,7 +12,7 @@ from api.http.limits import limited
 from api.http.problems import Problem
 from api.http.rendering import render_event, render_game
 from api.http.requests import game_uuid, idempotent_request, json_body, query
-from api.resources.games import bp
+from api.resources.games.blueprint import bp
 from api.resources.games.common import action_body, created
 from api.schemas.games import ActionSchema, EventsQuery, ReplayQuery
 from api.services import services

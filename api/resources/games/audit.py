@@ -12,7 +12,7 @@ from api.http.auth import bearer_token, caller_seat
 from api.http.limits import charge_costly_read, limited
 from api.http.rendering import render_event
 from api.http.requests import game_uuid
-from api.resources.games import bp
+from api.resources.games.blueprint import bp
 from api.services import services
 from events.audit.export import MEDIA_TYPE, full_export, viewer_export
 from events.audit.export_log import LogProof

@@ -8,7 +8,7 @@ from flask.typing import ResponseReturnValue
 
 from api.http.limits import limited
 from api.http.rendering import iso
-from api.resources.games import bp
+from api.resources.games.blueprint import bp
 from api.services import services
 
 

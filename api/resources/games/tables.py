@@ -12,11 +12,12 @@ from flask.typing import ResponseReturnValue
 from api.http.auth import bearer_token, current_player, require_seat
 from api.http.cursors import decode_cursor, encode_cursor
 from api.http.limit_buckets import YOUNG_TABLE_SECONDS
-from api.http.limits import bot_table_quota, creator_key, limited, limited_creation
+from api.http.limit_keys import creator_key
+from api.http.limits import bot_table_quota, limited, limited_creation
 from api.http.problems import Problem
 from api.http.rendering import iso
 from api.http.requests import game_uuid, idempotent_request, json_body, query
-from api.resources.games import bp
+from api.resources.games.blueprint import bp
 from api.resources.games.common import created, created_body
 from api.schemas.games import ME, CreateGameSchema, DeckOptionsSchema, JoinSchema, ListGamesQuery
 from api.services import services

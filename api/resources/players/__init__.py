@@ -1,14 +1,13 @@
 """Players: accounts and keys, a player's inbox of tables ("where is it my turn?"), its webhooks,
 its matchmaking queue, and the ratings' leaderboards."""
 
-from flask import Blueprint
-
-bp = Blueprint("players", __name__)
-
-from api.resources.players import (  # noqa: E402,F401  (they register their routes on bp)
+from api.resources.players import (  # noqa: F401  (they register their routes on bp)
     accounts,
     inbox,
     leaderboards,
     queue,
     webhooks,
 )
+from api.resources.players.blueprint import bp
+
+__all__ = ["bp"]

@@ -15,7 +15,7 @@ from api.http.cursors import decode_cursor, encode_cursor
 from api.http.limits import limited
 from api.http.rendering import iso
 from api.http.requests import query
-from api.resources.players import bp
+from api.resources.players.blueprint import bp
 from api.schemas.players import InboxQuery
 from api.services import services
 from events import json_text

@@ -12,7 +12,7 @@ from api.http.cursors import decode_rating_cursor, encode_rating_cursor
 from api.http.limits import limited
 from api.http.problems import Problem
 from api.http.requests import query
-from api.resources.players import bp
+from api.resources.players.blueprint import bp
 from api.resources.players.ratings import rating_json
 from api.schemas.players import LeaderboardQuery
 from api.services import services

@@ -15,7 +15,7 @@ from api.http.problems import Problem
 from api.http.rendering import iso
 from api.http.requests import json_body
 from api.resources.games.common import created
-from api.resources.players import bp
+from api.resources.players.blueprint import bp
 from api.schemas.queue import JoinQueueSchema
 from api.services import services
 from events.matchmaking.queue import AlreadyMatched, QueueRequest, Standing

@@ -17,7 +17,7 @@ from api.http.problems import Problem
 from api.http.rendering import iso
 from api.http.requests import json_body
 from api.resources.games.common import created
-from api.resources.players import bp
+from api.resources.players.blueprint import bp
 from api.schemas.webhooks import NewWebhookSchema
 from api.services import services
 from events.webhooks.addresses import RefusedUrl

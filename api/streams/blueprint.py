@@ -1,0 +1,6 @@
+"""The blueprint of the event streams: a module of its own, which the views import to register
+their routes on it, so that none of them imports the package that imports them."""
+
+from flask import Blueprint
+
+bp = Blueprint("streams", __name__)
