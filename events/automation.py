@@ -121,8 +121,10 @@ class Automation:
     def time_out(self, game_id: UUID, seat: int, since: int, now: datetime) -> str:
         """The seat's turn that began at version `since` ran out: TurnTimedOut, then the basic
         bot's move for it from its own view (or, at its last timeout, it leaves and its bot
-        plays on). "done", or "stale" if the seat acted meanwhile or the turn is not over.
-        The basic bot answers at once, so this move is made under the lock."""
+        plays on). "done"; "left to bots" when that seat was the table's last human, so that
+        bots alone play on (it may count against its creator's quota of such tables,
+        events/operations/bot_tables.py); or "stale" if the seat acted meanwhile or the turn
+        is not over. The basic bot answers at once, so this move is made under the lock."""
         with self._units() as uow:
             head = uow.lock(game_id)
             table = uow.load(game_id, head)
@@ -138,6 +140,8 @@ class Automation:
             self._committer.commit(uow, game_id, head, table, events)
             if after.seats[seat].kind != tables.HUMAN:  # timed out too often: it has left
                 uow.revoke_token(game_id, seat)
+        if all(info.kind != tables.HUMAN for info in after.seats):
+            return "left to bots"
         return "done"
 
     @staticmethod

@@ -43,9 +43,11 @@ NEW = Rating(MODEL.mu, MODEL.sigma)
 
 @dataclass(frozen=True, slots=True)
 class LeaderPosition:
-    """Where a leaderboard page ended: its last row's display, player, rank and position."""
+    """Where a leaderboard page ended: its last row's display, rated games, player, rank and
+    position (a board orders by display, then games, then player: see LEADERBOARD_ORDER)."""
 
     display: float
+    games: int
     player_id: UUID
     rank: int
     position: int  # 1 for the first row of the board
@@ -66,7 +68,7 @@ class LeaderRow:
     @property
     def end(self) -> LeaderPosition:
         """The position a page ending with this row ended at."""
-        return LeaderPosition(self.display, self.player_id, self.rank, self.position)
+        return LeaderPosition(self.display, self.games, self.player_id, self.rank, self.position)
 
 
 def rate(result: RatedResult, current: Mapping[str, Rating]) -> dict[str, Rating]:

@@ -11,6 +11,7 @@ from rq.serializers import JSONSerializer
 
 from events.bootstrap import Cardroom, bootstrap
 from events.matchmaking.matcher import SEATING_THREADS
+from events.operations.bot_tables import BotTableCounter
 from events.operations.settings import Settings, settings_or_exit
 
 
@@ -38,13 +39,19 @@ def cardroom() -> Cardroom:
 
 def forget() -> None:
     """Drops what this process built, so the next use reads the environment again (tests)."""
-    for cached in (settings, _built, redis_connection):
+    for cached in (settings, _built, redis_connection, bot_table_counter):
         cached.cache_clear()
 
 
 @cache
 def redis_connection() -> redis.Redis:
     return redis.Redis.from_url(settings().redis_url)
+
+
+@cache
+def bot_table_counter() -> BotTableCounter:
+    """Counts the tables the turn timers leave to bots alone, in the API's own buckets."""
+    return BotTableCounter(settings())
 
 
 def queue(urgent: bool = False) -> Queue:

@@ -8,7 +8,9 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import UTC, datetime
+from uuid import UUID
 
+from events.operations import bot_tables
 from workers import context, periodic
 
 log = logging.getLogger("cardroom.timers")
@@ -22,10 +24,22 @@ def fire_due_timers(limit: int = 200) -> int:
     fired = 0
     for game_id, seat, since in due:
         try:
-            fired += cardroom.automation.time_out(game_id, seat, since, datetime.now(UTC)) == "done"
+            now = datetime.now(UTC)
+            outcome = cardroom.automation.time_out(game_id, seat, since, now)
+            if outcome == "left to bots":
+                _count_bot_table(game_id, now)
+            fired += outcome != "stale"
         except Exception:
             log.exception("timing out seat %s of game %s failed; retrying", seat, game_id)
     return fired
+
+
+def _count_bot_table(game_id: UUID, now: datetime) -> None:
+    """A young table whose last human was timed out counts against its creator's quota of
+    tables of bots alone, as one whose last human left (events/operations/bot_tables.py)."""
+    creator, created_at = context.cardroom().queries.origin(game_id)
+    if bot_tables.young(created_at, now):
+        context.bot_table_counter().count(creator)
 
 
 def fire_forever(stop: threading.Event, every: float = POLL_SECONDS) -> None:

@@ -1,5 +1,6 @@
 """Opaque list cursors, base64-encoded: the (created_at, id) of the last game of a page, or
-where a leaderboard page ended (its last player's display, id, rank and position)."""
+where a leaderboard page ended (its last player's display, rated games, id, rank and position:
+a cursor of the older shape, without the games, is not one this server gives any more)."""
 
 from __future__ import annotations
 
@@ -29,17 +30,26 @@ def decode_cursor(cursor: str) -> tuple[datetime, UUID]:
 
 
 def encode_rating_cursor(position: LeaderPosition) -> str:
-    text = f"{position.display!r}|{position.player_id}|{position.rank}|{position.position}"
+    text = (
+        f"{position.display!r}|{position.games}|{position.player_id}"
+        f"|{position.rank}|{position.position}"
+    )
     return base64.urlsafe_b64encode(text.encode()).decode()
 
 
 def decode_rating_cursor(cursor: str) -> LeaderPosition:
     try:
-        display, player_id, rank, position = (
+        display, games, player_id, rank, position = (
             base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
         )
-        decoded = LeaderPosition(float(display), UUID(player_id), int(rank), int(position))
-        if not math.isfinite(decoded.display) or not 1 <= decoded.rank <= decoded.position:
+        decoded = LeaderPosition(
+            float(display), int(games), UUID(player_id), int(rank), int(position)
+        )
+        if (
+            not math.isfinite(decoded.display)
+            or not 0 <= decoded.games < 2**31
+            or not 1 <= decoded.rank <= decoded.position
+        ):
             raise ValueError("not a leaderboard position")
         return decoded
     except (ValueError, UnicodeError):

@@ -12,7 +12,9 @@ runs) cannot tell what the request turns out to be:
 - a table of bots alone, which only costs worker time: one created as such, and one whose last
   human leaves within YOUNG_TABLE_SECONDS of its creation (creating a table with one human and
   leaving at once got round this quota). Both count against the table's creator, checked
-  before and counted once done, so a refused body costs nothing;
+  before and counted once done, so a refused body costs nothing. One whose last human is
+  timed out that soon counts too, counted by the worker that timed it out (the rule and its
+  keys: events/operations/bot_tables.py);
 - a matchmaking queue join, per player: checked before and counted once the player waits, so
   a refused body, or a join while already waiting, costs nothing.
 
@@ -32,12 +34,11 @@ from limits import RateLimitItem, parse_many
 
 from api.http.limit_keys import bears_credential, client_address
 from api.http.problems import Problem
-from events.operations import metrics
+from events.operations import bot_tables, metrics
 from events.operations.settings import Settings
 
 log = logging.getLogger("cardroom.limits")
 EXTENSION = "cardroom_buckets"
-YOUNG_TABLE_SECONDS = 120.0  # a table left to its bots this soon counts as a table of bots
 
 
 class Buckets:
@@ -48,7 +49,7 @@ class Buckets:
         self._unresolved = parse_many(settings.rate_limit_unresolved_per_address)
         self._bot_tables = parse_many(settings.rate_limit_create_bots)
         self._queue_joins = parse_many(settings.rate_limit_queue_joins)
-        self._prefix = f"{settings.queue_name}-buckets"
+        self._prefix = bot_tables.bucket_prefix(settings)  # the workers count bot tables too
         self._refused_until: dict[str, float] = {}  # address -> time.time() its window ends
 
     def charge_costly_read(self, token: str | None, address: str) -> None:
@@ -76,7 +77,7 @@ class Buckets:
 
     def check_bot_table(self, creator: str) -> None:
         """429 when the creator has no table of bots alone left in its quota."""
-        self._check("bot-tables", creator, self._bot_tables, "create-bots",
+        self._check(bot_tables.SCOPE, creator, self._bot_tables, "create-bots",
                     "for tables of bots alone (a table left to its bots soon after its"
                     " creation counts as one)")  # fmt: skip
 
@@ -109,7 +110,7 @@ class Buckets:
             log.warning("rate limit storage unavailable: %s", type(error).__name__)
 
     def count_bot_table(self, creator: str) -> None:
-        self._hit("bot-tables", creator, self._bot_tables)
+        self._hit(bot_tables.SCOPE, creator, self._bot_tables)
 
     def refuse_if_over(self, address: str) -> None:
         """429 for a credential from an address over its limit of unresolved ones."""

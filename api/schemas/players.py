@@ -21,11 +21,3 @@ class InboxQuery(Schema):
 class LeaderboardQuery(Schema):
     cursor = fields.String(validate=validate.Length(1, 200))
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
-
-
-class NoticeStreamQuery(Schema):
-    after = fields.Integer(validate=validate.Range(0, 2**62))
-    # Credentials (the spec's security schemes): an empty, overlong or unknown one is 401.
-    access_token = fields.String()
-    ticket = fields.String()
-    lease = fields.String(validate=validate.Length(1, 2048))  # Pushpin's next link

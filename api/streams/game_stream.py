@@ -14,7 +14,6 @@ from uuid import UUID
 
 from flask import Response, jsonify
 from flask.typing import ResponseReturnValue
-from marshmallow import Schema, fields, validate
 
 from api.http.auth import bearer_token, caller_seat, checked_seat
 from api.http.limit_keys import client_address
@@ -22,6 +21,7 @@ from api.http.limits import limited
 from api.http.problems import Problem
 from api.http.rendering import iso
 from api.http.requests import game_uuid, query
+from api.schemas.streams import StreamQuery
 from api.services import services
 from api.streams import grip
 from api.streams.blueprint import bp
@@ -36,14 +36,7 @@ from events.wakeups import GAME_CHANNEL
 MAX_VERSION = 2**31 - 1
 
 
-class StreamQuery(Schema):
-    after = fields.Integer(validate=validate.Range(0, MAX_VERSION))
-    access_token = fields.String()
-    ticket = fields.String(validate=validate.Length(1, 256))
-    lease = fields.String(validate=validate.Length(1, 2048))  # Pushpin's next link
-
-
-STREAM_QUERY = StreamQuery()
+STREAM_QUERY = StreamQuery(highest_after=MAX_VERSION)
 
 
 @dataclass(frozen=True)

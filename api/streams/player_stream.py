@@ -28,7 +28,7 @@ from api.http.limits import limited
 from api.http.problems import Problem
 from api.http.rendering import iso
 from api.http.requests import query
-from api.schemas.players import NoticeStreamQuery
+from api.schemas.streams import StreamQuery
 from api.services import services
 from api.streams import grip
 from api.streams.blueprint import bp
@@ -42,7 +42,7 @@ from events.stream_channels import PLAYER, player_channel
 from events.wakeups import PLAYER_CHANNEL
 
 BATCH = 200
-NOTICE_STREAM_QUERY = NoticeStreamQuery()
+NOTICE_STREAM_QUERY = StreamQuery(highest_after=2**62)
 
 
 @dataclass(frozen=True)

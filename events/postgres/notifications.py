@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -133,6 +134,9 @@ class GameNotifier:
             try:
                 self._listen()
             except Exception as error:  # the connection broke: waiters poll until it is back
+                if self._database_gone(error):
+                    self._end_quietly(error)
+                    return
                 if self.listening.is_set():  # it had worked: a new outage, the first delay
                     delay = RECONNECT_SECONDS
                 log.warning(
@@ -148,6 +152,28 @@ class GameNotifier:
             self._stop.wait(delay)
             delay = min(RECONNECT_MAX_SECONDS, delay * 2)
 
+    def _database_gone(self, error: Exception) -> bool:
+        """Whether the database itself is gone (dropped, as a test's is at its end): this
+        connection could not be opened for it, or it broke and a new one cannot be."""
+        if _missing_database(error):
+            return True
+        if not self.listening.is_set():
+            return False
+        try:  # it broke while listening: a dropped database ends its connections so too
+            psycopg.connect(self._url, connect_timeout=5).close()
+        except psycopg.Error as probe:
+            return _missing_database(probe)
+        return False
+
+    def _end_quietly(self, error: Exception) -> None:
+        """Nothing is left to listen to and no one to tell (it was dropped on purpose): the
+        waiters poll from now on; a later subscription starts a listener again."""
+        log.debug("listening for %s ends: its database is gone (%s)", self._channel, error)
+        self.listening.clear()
+        self._wake(None)
+        with self._lock:
+            self._thread = None
+
     def _listen(self) -> None:
         with psycopg.connect(self._url, autocommit=True, connect_timeout=5) as conn:
             conn.execute(f"LISTEN {self._channel}")
@@ -161,6 +187,14 @@ class GameNotifier:
                     game_id = game_of(note.payload)
                     if game_id is not None:
                         self._wake(game_id)
+
+
+def _missing_database(error: Exception) -> bool:
+    """The server refused the connection for a database that does not exist. No SQLSTATE
+    reaches the client before a session starts: the server's message is all there is."""
+    return isinstance(error, psycopg.OperationalError) and bool(
+        re.search(r'database ".*" does not exist', str(error))
+    )
 
 
 class PostgresListener:

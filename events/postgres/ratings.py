@@ -88,30 +88,36 @@ def ratings_of(conn: Connection, player_id: UUID) -> dict[str, Rating]:
     return {row[0]: Rating(row[1], row[2], row[3]) for row in rows}
 
 
-# A page: a range of the leaderboard index (two texts: a plan made for the first page, where
-# there is no position to start after, would not serve the others).
+# A page: a range of the leaderboard index (0015_leaderboard_ties.sql), in its order: the best
+# display first; among equal displays, the player with more rated games first; then the lower
+# player id (as its text sorts). Two texts: a plan made for the first page, where there is no
+# position to start after, would not serve the others. The next page's first condition is the
+# index range; the second drops the rows of the previous page's own (display, games) it listed.
 _PAGE = """
 SELECT r.player_id, p.name, p.bot_level, r.mu, r.sigma, r.display, r.games
 FROM ratings r JOIN players p ON p.id = r.player_id
 WHERE r.game_type = %(type)s AND NOT r.provisional {after}
-ORDER BY r.display DESC, r.player_id DESC
+ORDER BY r.display DESC, r.games DESC, r.player_id
 LIMIT %(limit)s
 """
 _FIRST_PAGE = _PAGE.format(after="")
-_NEXT_PAGE = _PAGE.format(after="AND (r.display, r.player_id) < (%(display)s, %(player)s::uuid)")
+_NEXT_PAGE = _PAGE.format(
+    after="AND (r.display, r.games) <= (%(display)s, %(games)s)"
+    " AND ((r.display, r.games) < (%(display)s, %(games)s) OR r.player_id > %(player)s::uuid)"
+)
 
 
 def leaderboard(
     conn: Connection, game_type: str, after: LeaderPosition | None, limit: int
 ) -> list[LeaderRow]:
-    """A page of the type's non-provisional ratings, best display first, after `after` (the
-    previous page's last row)."""
+    """A page of the type's non-provisional ratings in the board's order (best display, then
+    more rated games, then the lower player id), after `after` (the previous page's last row)."""
     params = {"type": game_type, "limit": limit}
     if after:
-        params |= {"display": after.display, "player": after.player_id}
+        params |= {"display": after.display, "games": after.games, "player": after.player_id}
     statement = _NEXT_PAGE if after else _FIRST_PAGE
     rows = fetch_all(conn, statement, params)
-    return list(_ranked(rows, after or LeaderPosition(float("inf"), UUID(int=0), 0, 0)))
+    return list(_ranked(rows, after or LeaderPosition(float("inf"), 0, UUID(int=0), 0, 0)))
 
 
 def _ranked(rows: list[tuple[Any, ...]], previous: LeaderPosition) -> Iterable[LeaderRow]:

@@ -2,34 +2,28 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from api import create_app
-from embedded.procs import die_with_parent
 from events.operations.settings import Settings
 from tests.api.spec import check_response
+from tests.service import app_settings, client, running_app, start_worker, stop_worker
 
-ROOT = Path(__file__).resolve().parents[2]
+__all__ = ["client"]  # a fixture, from tests/service.py
 
 
 @pytest.fixture(scope="session")
 def settings(database_url: str, redis_url: str, queue_name: str, tmp_path_factory) -> Settings:
-    return Settings(
-        audit_key_file=str(tmp_path_factory.mktemp("keys") / "audit-key.pem"),
-        database_url=database_url,
-        redis_url=redis_url,
-        allow_fixed_deck=True,
+    return app_settings(
+        database_url,
+        redis_url,
+        tmp_path_factory.mktemp("keys"),
         queue_name=queue_name,
-        log_level="WARNING",
         db_pool_size=8,
         sweep_after_seconds=2.0,
         # The suite audits and exports far more often than a client may, from one address:
@@ -53,46 +47,7 @@ def settings(database_url: str, redis_url: str, queue_name: str, tmp_path_factor
 
 @pytest.fixture(scope="session")
 def app(settings: Settings):
-    app = create_app(settings)
-    app.config["TESTING"] = True
-    yield app
-    app.extensions["cardroom"].pool.close()
-
-
-@pytest.fixture()
-def client(app):
-    return app.test_client()
-
-
-def start_worker(settings: Settings, **environment: str) -> subprocess.Popen:
-    """A real `python -m workers` process (RQ worker, relay, sweeper, turn timers);
-    `environment` adds settings."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": settings.database_url,
-        "REDIS_URL": settings.redis_url,
-        "RQ_QUEUE": settings.queue_name,
-        "SWEEP_AFTER_SECONDS": "2",
-        "LOG_LEVEL": "WARNING",
-        "AUDIT_KEY_FILE": settings.audit_key_file,
-        "WEBHOOKS_ALLOW_PRIVATE": "1" if settings.webhooks_allow_private else "0",
-        "WEBHOOK_RETRY_SECONDS": str(settings.webhook_retry_seconds),
-        "WEBHOOK_MAX_FAILURES": str(settings.webhook_max_failures),
-        "WEBHOOK_DELIVERIES_PER_SECOND": str(settings.webhook_deliveries_per_second),
-        **environment,
-    }
-    # Stops with the test run, even one killed outright (no worker left behind).
-    return subprocess.Popen(
-        [sys.executable, "-m", "workers"], cwd=ROOT, env=env, preexec_fn=die_with_parent
-    )
-
-
-def stop_worker(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    yield from running_app(settings)
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,7 @@ from embedded.front_door import FrontDoor, haproxy_command
 from embedded.ports import free_port
 from embedded.procs import die_with_parent
 from events.operations.settings import Settings
-from tests.api.conftest import ROOT
+from tests.service import ROOT, start_worker, stop_worker
 
 
 @dataclass(frozen=True)
@@ -126,8 +126,6 @@ def pushpin_serving(settings: Settings, directory: Path, **environment: str) -> 
     """The app as `make run FANOUT=pushpin` serves it: gunicorn behind HAProxy, Pushpin behind
     HAProxy for the stream routes only, and a worker (`python -m workers`) whose publisher sends
     each committed event to that Pushpin."""
-    from tests.api.conftest import start_worker, stop_worker
-
     # Streams Pushpin holds count for minutes after they end (docs/streams.md): its own queue
     # name keeps its counts (and jobs, served by its worker) from every other test's.
     settings = dataclasses.replace(settings, queue_name=f"{settings.queue_name}-{directory.name}")

@@ -33,10 +33,11 @@ CURSORS = st.builds(
     st.uuids(),
 )
 RATING_CURSORS = st.builds(
-    lambda display, player, rank, after: encode_rating_cursor(
-        LeaderPosition(display, player, rank, rank + after)
+    lambda display, games, player, rank, after: encode_rating_cursor(
+        LeaderPosition(display, games, player, rank, rank + after)
     ),
     st.floats(min_value=-1000, max_value=1000, allow_nan=False),
+    st.integers(0, 10**6),
     st.uuids(),
     st.integers(1, 10**6),
     st.integers(0, 10**6),

@@ -205,6 +205,16 @@ def test_stream_errors_are_problems_before_the_first_byte(client):
     assert all(r.mimetype == "application/problem+json" for r in (unknown, wrong_query))
 
 
+def test_a_resume_point_past_the_highest_version_is_a_validation_error(client):
+    """The game stream's `after` reaches 2**31 - 1, a version's range, as the spec says (the
+    notice stream's, read by the same schema, reaches 2**62)."""
+    created = client.post("/games", json={"type": GAME, "seats": bots(3), "options": {}})
+    url = f"/games/{created.get_json()['id']}/events/stream"
+    refused = client.get(f"{url}?after={2**31}")
+    assert refused.status_code == 400 and refused.mimetype == "application/problem+json"
+    assert "after" in refused.get_json()["errors"]
+
+
 def test_a_commit_wakes_the_waiters_of_its_game_by_notify_and_no_others(server, settings):
     notifier = GameNotifier(settings.database_url)
     created = new_game(server, [{"kind": "human", "name": "A"}, {"kind": "open"}, *bots(1)])

@@ -19,10 +19,10 @@ from gunicorn.http import errors
 
 from api.http.redaction import redact_secrets
 from api.server.gunicorn_worker import refusal_of
-from tests.api.conftest import ROOT
 from tests.api.real_server import gunicorn_serving
 from tests.api.spec import load_spec
 from tests.api.test_chunked_bodies import Answer, new_log_lines, parse
+from tests.service import ROOT
 
 SECRET = "SECRETxSEATxTOKENxNEVERxLOGGED0123456789ab"
 STREAM = "/games/00000000-0000-4000-8000-000000000000/events/stream"

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 import pytest
 
 from domain.games import GAME_TYPES
-from tests.api.conftest import start_worker, stop_worker
 from tests.api.play import action_from, auth, create_game, humans, tokens_of, wait_for
+from tests.service import start_worker, stop_worker
 
 BOT = {"kind": "bot", "level": "random"}
 TIMER = {"turn_seconds": 5}

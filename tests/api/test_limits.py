@@ -9,8 +9,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from api import create_app
-from tests.api.play import auth, create_game, humans, tokens_of
+from tests.api.play import auth, create_game, humans, tokens_of, wait_for
 from tests.api.test_audit_and_export import stored_game
+from tests.service import start_worker, stop_worker
 
 
 @contextmanager
@@ -246,4 +247,34 @@ def test_players_made_per_address_are_limited(settings):
         made = [client.post("/players", json={"name": f"p{i}"}) for i in range(2)]
         refused = client.post("/players", json={"name": "third"})
     assert [r.status_code for r in made] == [201, 201]
+    assert_rate_limited(refused)
+
+
+def test_a_table_whose_last_human_is_timed_out_soon_after_creation_counts_as_a_table_of_bots(
+    settings, private_database_url
+):
+    # A database and queue of its own: another test's worker would time the seat out and
+    # count the table in its own buckets
+    mine = dataclasses.replace(
+        settings,
+        database_url=private_database_url,
+        queue_name=f"limits-{uuid.uuid4().hex[:8]}",
+        rate_limit_create_bots="1/minute",
+    )
+    worker = start_worker(mine, RATE_LIMIT_CREATE_BOTS=mine.rate_limit_create_bots)
+    app = create_app(mine)
+    client = app.test_client()
+    try:
+        # Given a table with one human on a 5 s timer, out at the first timeout, who never acts
+        seats = [humans(1)[0], *[{"kind": "bot", "level": "random"}] * 2]
+        game = create_game(client, "trick_and_snipers", seats,
+                           {"turn_seconds": 5, "max_timeouts": 1})  # fmt: skip
+        # When the worker's timer leaves it to its bots alone
+        wait_for(client, game["id"], lambda g: g["seats"][0]["kind"] == "bot", timeout=30)
+        # Then it was the quota's one table of bots alone: another is refused
+        bots = [{"kind": "bot", "level": "random"}] * 3
+        refused = client.post("/games", json={"type": "trick_and_snipers", "seats": bots})
+    finally:
+        app.extensions["cardroom"].pool.close()
+        stop_worker(worker)
     assert_rate_limited(refused)

@@ -15,7 +15,7 @@ import pytest
 from domain.games import GAME_TYPES
 from events.bootstrap import bootstrap
 from events.matchmaking.queue import QueueRequest
-from tests.api.conftest import start_worker, stop_worker
+from tests.service import start_worker, stop_worker
 
 SIZES = {game.id: (game.min_players, game.max_players) for game in GAME_TYPES.values()}
 

@@ -4,6 +4,7 @@ the non-provisional ratings, best displayed rating first, ranked, ties shared.""
 
 from __future__ import annotations
 
+import base64
 import time
 import uuid
 
@@ -125,6 +126,27 @@ def test_a_leaderboard_page_starting_in_a_tie_ranks_it_as_the_whole_board_does(a
         assert [(i["player_id"], i["rank"]) for i in paged] == [
             (i["player_id"], i["rank"]) for i in whole
         ]
+
+
+def test_equal_displays_list_more_rated_games_first_then_the_lower_id_across_pages(app, client):
+    # Given four players of one display, with 5, 5, 2 and 1 rated games past provisional
+    extra = [2, 5, 1, 5]
+    tied = {rated(app, client, 800.0, PROVISIONAL_GAMES + n): n for n in extra}
+    # The order stated in docs/players.md: more games first, then the lower id (as text)
+    expected = sorted(tied, key=lambda player: (-tied[player], player))
+    for limit in (1, 2, 3, 100):
+        # When the board is read in pages that break the tie at every place
+        items = [i for i in leaderboard_pages(client, limit=limit) if i["player_id"] in tied]
+        # Then each read lists them in that order, all at one rank
+        assert [i["player_id"] for i in items] == expected, f"pages of {limit}"
+        assert [i["games"] for i in items] == [PROVISIONAL_GAMES + n for n in (5, 5, 2, 1)]
+        assert len({i["rank"] for i in items}) == 1
+
+
+def test_a_leaderboard_cursor_of_the_shape_before_ties_were_ordered_is_a_clean_400(client):
+    """A cursor given before the board ordered ties by games: display, id, rank, position."""
+    old = base64.urlsafe_b64encode(f"800.0|{uuid.uuid4()}|3|3".encode()).decode()
+    assert_problem(client.get(f"/leaderboards/{TYPE}?cursor={old}"), 400, "validation-error")
 
 
 def test_an_unknown_game_type_has_no_leaderboard(client):

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 import subprocess
 
-from tests.api.conftest import ROOT
 from tests.api.test_event_stream import serving
+from tests.service import ROOT
 
 README = ROOT / "README.md"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from flask.testing import FlaskClient
 
 from api import create_app
@@ -68,3 +69,13 @@ def test_without_redis_a_ticket_is_503_with_retry_after(settings, client):
         app.extensions["cardroom"].pool.close()
     assert response.status_code == 503 and response.get_json()["code"] == "unavailable"
     assert response.headers["Retry-After"] == "1"
+
+
+@pytest.mark.parametrize("ticket", ["", "t" * 300])
+def test_an_empty_or_overlong_ticket_is_unauthorized_as_on_the_notice_stream(client, ticket):
+    """Both streams read one query schema, which leaves a ticket's form to the ticket store:
+    what is no ticket is a clean 401 problem, not a 400 on one stream and a 401 on the other."""
+    game = create_game(client, "trick_and_snipers", humans(3))
+    response = client.get(f"/games/{game['id']}/events/stream?ticket={ticket}")
+    assert response.status_code == 401 and response.get_json()["code"] == "unauthorized"
+    assert response.mimetype == "application/problem+json"

@@ -15,9 +15,9 @@ import psutil
 import pytest
 
 from testing.sse import Stream
-from tests.api.conftest import start_worker, stop_worker
 from tests.api.real_server import fronting, gunicorn_serving
 from tests.api.test_event_stream import act, game_state, new_game
+from tests.service import start_worker, stop_worker
 
 HUMANS = [{"kind": "human", "name": name} for name in ("Ana", "Bo", "Cy")]
 ENVIRONMENT = {"RATE_LIMITS": "off", "STREAM_HEARTBEAT_SECONDS": "1"}

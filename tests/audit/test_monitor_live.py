@@ -25,10 +25,10 @@ from events.audit.log_format import open_checkpoint
 from events.audit.signing import load_or_create_signer, public_key_from
 from events.operations.settings import Settings
 from testing.databases import temporary_database
-from tests.api.conftest import start_worker, stop_worker
 from tests.api.real_server import gunicorn_serving
 from tests.conftest import SESSION_ID
 from tests.events.exports import lines_of, rechained, text_of
+from tests.service import start_worker, stop_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = [{"kind": "bot", "level": "random"}] * 3

@@ -29,10 +29,11 @@ from events.operations.settings import Settings
 from testing.browser.chromium import find_chromium, unavailable_reason
 from testing.browser.pages import Browsing, new_browsing
 from testing.databases import temporary_database
-from tests.api.conftest import app, start_worker, stop_worker  # noqa: F401 (a fixture)
+from tests.api.conftest import app  # noqa: F401 (a fixture)
 from tests.api.test_event_stream import serving
 from tests.browser.accessibility import HOW_TO_INSTALL, axe_source
 from tests.conftest import SESSION_ID, _required_env
+from tests.service import start_worker, stop_worker
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ import pytest
 
 from events.operations.settings import Settings
 from testing.databases import temporary_database
-from tests.api.conftest import start_worker, stop_worker
 from tests.api.real_server import gunicorn_serving
 from tests.clients.cutting_proxy import CuttingProxy
 from tests.conftest import SESSION_ID
+from tests.service import start_worker, stop_worker
 
 # One address plays many games here: the limits are tested in tests/api/test_limits.py.
 SERVER_ENVIRONMENT = {

@@ -5,7 +5,7 @@ never builds a state by hand: the state is whatever the game's own `evolve` fold
     given(GAME, dealt(hands), played(0, "r3")).when(PlayCard(1, card("r5"))).then(...)
     given(GAME, ...).when(PlayCard(1, card("b12"))).then_refused(IllegalAction, "follow suit")
 
-Each game's support module binds GAME (`given = partial(decider_spec.given, GAME)`).
+Each game's support module binds GAME (`given = support.GameHelpers(GAME, card).given`).
 """
 
 from __future__ import annotations

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from domain.games.ouroboros_trick import GAME
 from domain.games.ouroboros_trick.events import (
     CardPlayed,
@@ -13,20 +11,12 @@ from domain.games.ouroboros_trick.events import (
     TrickWon,
 )
 from domain.kit.decider import Event
-from domain.shared.tricks import PlayCard
-from tests.domain import decider_spec, support
+from tests.domain import support
 
-card = support.card_reader({"r": "red", "y": "yellow", "g": "green", "b": "blue"})
-"""'r7' -> red 7, 'y12' -> yellow 12 (suits by their initial)."""
-cards = support.cards_reader(card)
-given = partial(decider_spec.given, GAME)
-command_for = partial(support.command_for, GAME)
-play_bot_game = partial(support.play_bot_game, GAME)
-
-
-def deal(players: int, seed: int = 0, first_leader: int = 0) -> list[Event]:
-    """The events of a deal of the deck shuffled with `seed`."""
-    return support.shuffled_deal(GAME, players, seed, first_leader)
+OURO = support.GameHelpers(GAME, support.card_reader(support.COLOURS))
+"""Cards as 'r7' -> red 7, 'y12' -> yellow 12 (suits by their initial)."""
+card, cards, given, deal, play = OURO.card, OURO.cards, OURO.given, OURO.deal, OURO.play
+command_for, play_bot_game = OURO.command_for, OURO.play_bot_game
 
 
 def playing(hands: list[str], leader: int = 0) -> list[Event]:
@@ -42,7 +32,7 @@ def trick(texts: str, leader: int, winner: int, discarding: str = "") -> list[Ev
     """A whole earlier trick at three seats: these cards played from `leader` on, its winner
     pooling them and asked to discard as many cards as the lowest rank in it (O4), then, if
     named, the cards it chose to discard."""
-    plays = [played((leader + i) % 3, text) for i, text in enumerate(texts.split())]
+    plays = OURO.in_turn(played, texts, leader)
     lowest = min(card(text).rank for text in texts.split())
     owed = [TrickWon(winner, cards(texts), lowest), DiscardAwaited(winner, lowest)]
     return [*plays, *owed, *([discarded(winner, discarding)] if discarding else [])]
@@ -51,10 +41,6 @@ def trick(texts: str, leader: int, winner: int, discarding: str = "") -> list[Ev
 def discarded(seat: int, texts: str) -> CardsDiscarded:
     """A discard the seat chose."""
     return CardsDiscarded(seat, cards(texts), forced=False)
-
-
-def play(seat: int, text: str) -> PlayCard:
-    return PlayCard(seat, card(text))
 
 
 def discard(seat: int, texts: str) -> Discard:

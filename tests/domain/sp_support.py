@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from domain.games.saint_poker import GAME
 from domain.games.saint_poker.events import (
     CardsRevealed,
@@ -17,7 +15,7 @@ from domain.games.saint_poker.events import (
 from domain.games.saint_poker.state import DECK, FUTURE_RIVER_SIZES, HAND_SIZE
 from domain.kit.decider import Automatic, Event
 from domain.shared.cards import Card
-from tests.domain import decider_spec, support
+from tests.domain import support
 
 SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 RANKS = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
@@ -30,9 +28,8 @@ def card(text: str) -> Card:
     return Card(SUITS[text[-1]], rank)
 
 
-cards = support.cards_reader(card)
-given = partial(decider_spec.given, GAME)
-command_for = partial(support.command_for, GAME)
+SP = support.GameHelpers(GAME, card)
+cards, given, command_for, deal = SP.cards, SP.given, SP.command_for, SP.deal
 
 
 def name_of(c: Card) -> str:
@@ -56,11 +53,6 @@ def fixed_deck(hands: list[str], future_river: str = "", deck: str = "") -> tupl
     assert len(order) == len(DECK) == len(set(order))
     assert len(named[-2]) in (0, FUTURE_RIVER_SIZES[len(hands)])
     return tuple(order)
-
-
-def deal(players: int, seed: int = 0) -> list[Event]:
-    """The events of a deal of the deck shuffled with `seed`."""
-    return support.shuffled_deal(GAME, players, seed)
 
 
 def round_to_score(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from functools import partial
 
 from domain.games.st_patrick import GAME
 from domain.games.st_patrick.commands import PassRelics, TakeRelics
@@ -19,14 +18,13 @@ from domain.games.st_patrick.events import (
 from domain.games.st_patrick.state import DECK, RELICS, START_LIFE, total_bites
 from domain.kit.decider import Event
 from domain.shared.cards import Card
-from domain.shared.tricks import PlayCard
-from tests.domain import decider_spec, support
+from tests.domain import support
 
-card = support.card_reader({"c": "clover", "x": "cross", "h": "harp", "s": "snake"})
-"""'c7' -> clover 7 (St Patrick), 'x7' cross 7, 'h7' harp 7, 's9' snake 9."""
-cards = support.cards_reader(card)
-given = partial(decider_spec.given, GAME)
-command_for = partial(support.command_for, GAME)
+STP = support.GameHelpers(
+    GAME, support.card_reader({"c": "clover", "x": "cross", "h": "harp", "s": "snake"})
+)
+"""Cards as 'c7' -> clover 7 (St Patrick), 'x7' cross 7, 'h7' harp 7, 's9' snake 9."""
+card, cards, given, play, command_for = STP.card, STP.cards, STP.given, STP.play, STP.command_for
 
 
 def shuffled(seed: int) -> tuple[Card, ...]:
@@ -67,8 +65,7 @@ def played(seat: int, text: str) -> CardPlayed:
 
 def trick(texts: str, leader: int, winner: int) -> list[Event]:
     """A whole earlier trick at three seats: these cards played from `leader` on, then won."""
-    plays = [played((leader + i) % 3, text) for i, text in enumerate(texts.split())]
-    return [*plays, won(winner, texts)]
+    return [*STP.in_turn(played, texts, leader), won(winner, texts)]
 
 
 def won(seat: int, texts: str) -> TrickWon:
@@ -83,10 +80,6 @@ def round_to_score(life: tuple[int, ...], held: tuple[int, ...], taken: list[str
     cursed = RelicsCursed(1, tuple(START_LIFE - have for have in life), life)
     tricks = [won(seat, text) for seat, text in enumerate(taken)]
     return [*dealt(no_hands), cursed, *relics(0, held, number=2), HuntStarted(0, False), *tricks]
-
-
-def play(seat: int, text: str) -> PlayCard:
-    return PlayCard(seat, card(text))
 
 
 def take(seat: int, count: int) -> TakeRelics:

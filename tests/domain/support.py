@@ -1,17 +1,24 @@
 """Helpers every game's tests share, each taking the game (its `GAME`) first: cards by short
-names, deals as events, API actions turned into commands, whole bot games."""
+names, deals as events, API actions turned into commands, whole bot games. `GameHelpers` binds
+them to one game, so that a game's support module (ouro_support, tns_support, ...) holds only
+what is that game's own."""
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from domain.kit.codec import from_json, to_json
 from domain.kit.decider import Deal, Event, fold
 from domain.kit.game_type import GameType
 from domain.shared.cards import Card
 from domain.shared.dealing import deal_events
+from domain.shared.tricks import PlayCard
+from tests.domain import decider_spec
+
+COLOURS = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
+"""The four colours of the Ouroboros and Trick & Snipers decks, by their initials."""
 
 
 def card_reader(suits: dict[str, str]) -> Callable[[str], Card]:
@@ -118,3 +125,36 @@ def survives_storage(game: GameType, event: Event) -> bool:
     stored = json.loads(json.dumps(to_json(event)))
     json.dumps(event.redacted())
     return from_json(game.events[type(event).__name__], stored) == event
+
+
+class GameHelpers:
+    """The helpers above bound to one game and its way of naming cards: each game's support
+    module takes the ones it uses (`card, cards = OURO.card, OURO.cards`) and adds its own."""
+
+    def __init__(self, game: GameType, card: Callable[[str], Card]) -> None:
+        self.game = game
+        self.card = card
+        self.cards = cards_reader(card)
+
+    def given(
+        self, *past: decider_spec.Past, players: int | None = None, options: Mapping | None = None
+    ) -> decider_spec.Given:
+        return decider_spec.given(self.game, *past, players=players, options=options)
+
+    def command_for(self, seat: int, action: dict):
+        return command_for(self.game, seat, action)
+
+    def play_bot_game(self, players: int, seed: int, levels: list[str]):
+        return play_bot_game(self.game, players, seed, levels)
+
+    def deal(self, players: int, seed: int = 0, first_leader: int = 0) -> list[Event]:
+        """The events of a deal of the deck shuffled with `seed`."""
+        return shuffled_deal(self.game, players, seed, first_leader)
+
+    def play(self, seat: int, text: str) -> PlayCard:
+        return PlayCard(seat, self.card(text))
+
+    @staticmethod
+    def in_turn(played: Callable[[int, str], Event], texts: str, leader: int) -> list[Event]:
+        """These cards played at three seats, one each in turn from `leader` on."""
+        return [played((leader + i) % 3, text) for i, text in enumerate(texts.split())]

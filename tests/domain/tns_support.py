@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from domain.games.trick_and_snipers import GAME
 from domain.games.trick_and_snipers.events import CardPlayed, CardsPassed, TrickWon
 from domain.kit.decider import Event
 from domain.shared.passing import passed_left
-from domain.shared.tricks import PlayCard
-from tests.domain import decider_spec, support
+from tests.domain import support
 
-card = support.card_reader({"r": "red", "y": "yellow", "g": "green", "b": "blue"})
-"""'r7' -> red 7, 'y12' -> yellow 12 (suits by their initial)."""
-cards = support.cards_reader(card)
-given = partial(decider_spec.given, GAME)
-command_for = partial(support.command_for, GAME)
-play_bot_game = partial(support.play_bot_game, GAME)
-
-
-def deal(players: int, seed: int = 0, first_leader: int = 0) -> list[Event]:
-    """The events of a deal of the deck shuffled with `seed`."""
-    return support.shuffled_deal(GAME, players, seed, first_leader)
+TNS = support.GameHelpers(GAME, support.card_reader(support.COLOURS))
+"""Cards as 'r7' -> red 7, 'y12' -> yellow 12 (suits by their initial)."""
+card, cards, given, deal, play = TNS.card, TNS.cards, TNS.given, TNS.deal, TNS.play
+command_for, play_bot_game = TNS.command_for, TNS.play_bot_game
 
 
 def playing(hands: list[str], leader: int = 0, leftover: str = "") -> list[Event]:
@@ -41,12 +31,7 @@ def won(seat: int, texts: str, point_to: int | None = None) -> TrickWon:
     return TrickWon(seat, cards(texts), point_to, face_up=point_to is not None)
 
 
-def play(seat: int, text: str) -> PlayCard:
-    return PlayCard(seat, card(text))
-
-
 def trick(texts: str, leader: int, winner: int, point_to: int | None = None) -> list[Event]:
     """A whole earlier trick at three seats: these cards played from `leader` on (no snipe
     among them), then its result."""
-    plays = [played((leader + i) % 3, text) for i, text in enumerate(texts.split())]
-    return [*plays, won(winner, texts, point_to)]
+    return [*TNS.in_turn(played, texts, leader), won(winner, texts, point_to)]

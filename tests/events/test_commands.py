@@ -240,9 +240,11 @@ def test_a_new_token_replaces_the_seats_old_one(store):
     assert store.state.tokens[(game.game_id, 0)] == new != game.secrets.tokens[0]
 
 
-def timed_table(commands: Service, seconds: int = 5, most: int = 3) -> Committed:
+def timed_table(
+    commands: Service, seconds: int = 5, most: int = 3, seats=(HUMAN, HUMAN, HUMAN)
+) -> Committed:
     options = {"turn_seconds": seconds, "max_timeouts": most}
-    command = tables.CreateTable((HUMAN, HUMAN, HUMAN), options)
+    command = tables.CreateTable(seats, options)
     result = commands.create(uuid.uuid4(), TNS, command)
     assert isinstance(result, Committed)
     return result
@@ -291,6 +293,16 @@ def test_after_max_timeouts_in_a_row_the_seat_is_treated_as_left(store):
     assert [e.type for e in events][:2] == ["TurnTimedOut", "SeatLeft"]
     table = fold_events(None, store.state.events[game.game_id])
     assert table.seats[2].kind == tables.BOT and table.left == (2,)
+
+
+def test_timing_out_a_tables_last_human_says_it_is_left_to_bots(store):
+    """What the workers count against the creator's quota of tables of bots alone."""
+    service = commands_on(store)
+    game = timed_table(service, most=1, seats=(HUMAN, BOT, BOT))
+    since = dict(game.table.waiting)[0]
+    assert service.automation.time_out(game.game_id, 0, since, later()) == "left to bots"
+    table = fold_events(None, store.state.events[game.game_id])
+    assert [seat.kind for seat in table.seats] == [tables.BOT] * 3
 
 
 def test_a_commit_carries_the_deadlines_it_set_for_the_seats_it_waits_for(store):

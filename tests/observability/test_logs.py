@@ -12,7 +12,7 @@ import pytest
 import requests
 
 from tests.api.real_server import gunicorn_serving
-from tests.observability.conftest import app_settings, start_worker, stop
+from tests.service import app_settings, start_worker, stop_worker
 
 SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "open"}]
 
@@ -101,7 +101,7 @@ def test_a_workers_json_lines_name_the_job_and_game_they_ran_for(settings, tmp_p
                 assert time.monotonic() < deadline, "the bots did not play"
                 time.sleep(0.2)
     finally:
-        stop(worker)
+        stop_worker(worker)
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     of_jobs = [line for line in lines if line.get("job_id", "").startswith(gid)]
     assert of_jobs and all(line["game_id"] == gid for line in of_jobs)

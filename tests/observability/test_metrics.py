@@ -7,7 +7,8 @@ import uuid
 
 from api import create_app
 from domain.kit.templates import action_from_template
-from tests.observability.conftest import app_settings, samples, value
+from tests.observability.conftest import samples, value
+from tests.service import app_settings
 
 BOTS = [{"kind": "bot", "level": "random"}] * 2
 LATENCY = "cardroom_http_request_duration_seconds_count"

@@ -15,7 +15,8 @@ import requests
 from prometheus_client.mmap_dict import MmapedDict
 
 from tests.api.real_server import gunicorn_serving
-from tests.observability.conftest import app_settings, samples, start_worker, stop, value
+from tests.observability.conftest import samples, value
+from tests.service import app_settings, start_worker, stop_worker
 
 LATENCY = "cardroom_http_request_duration_seconds_count"
 HEALTHZ = {"method": "GET", "route": "/healthz", "status": "200"}
@@ -92,10 +93,10 @@ def test_a_job_run_by_a_real_worker_shows_in_the_job_latency(settings, tmp_path)
                 assert time.monotonic() < deadline, "the bots did not play"
                 time.sleep(0.2)
             ready = requests.get(f"{base}/readyz", timeout=5).json()
-            stop(worker)  # its figures are final: none is half-counted when scraped
+            stop_worker(worker)  # its figures are final: none is half-counted when scraped
             page = samples(requests.get(f"{base}/metrics", timeout=5).text)
     finally:
-        stop(worker)
+        stop_worker(worker)
     jobs = value(page, "cardroom_jobs_total", kind="bot", outcome="done")
     assert jobs >= 10
     assert value(page, "cardroom_job_latency_seconds_count", kind="bot") == jobs

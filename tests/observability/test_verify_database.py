@@ -10,8 +10,8 @@ import sys
 import psycopg
 import pytest
 
-from tests.observability.conftest import ROOT, app_settings
 from tests.observability.test_metrics import act_once, new_table
+from tests.service import ROOT, app_settings
 
 
 def verify_database(url: str) -> subprocess.CompletedProcess[str]:

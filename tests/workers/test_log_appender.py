@@ -21,8 +21,8 @@ from events.audit.signing import load_or_create_signer
 from events.operations.settings import Settings
 from events.postgres import store
 from events.records import new_events
-from tests.api.conftest import start_worker, stop_worker
 from tests.audit.rfc9162 import mth
+from tests.service import start_worker, stop_worker
 
 APPENDED_WITHIN = 10.0  # seconds after the game's end (docs/api.md)
 

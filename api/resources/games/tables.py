@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import jsonify
@@ -11,7 +11,6 @@ from flask.typing import ResponseReturnValue
 
 from api.http.auth import bearer_token, current_player, require_seat
 from api.http.cursors import decode_cursor, encode_cursor
-from api.http.limit_buckets import YOUNG_TABLE_SECONDS
 from api.http.limit_keys import creator_key
 from api.http.limits import bot_table_quota, limited, limited_creation
 from api.http.problems import Problem
@@ -24,6 +23,7 @@ from api.services import services
 from domain.games import get_game_type
 from domain.shared.cards import Card
 from domain.tables import table as tables
+from events.operations import bot_tables
 from events.records import StreamInfo
 from events.seeds import SeedRequest
 
@@ -159,9 +159,8 @@ def leave_seat(game_id: str, seat: int) -> ResponseReturnValue:
 def _leaves_it_to_bots(table: tables.Table, seat: int, created_at: datetime) -> bool:
     """Whether the seat's leaving makes a young dealt table one of bots alone: it then counts
     as one (creating a table with one human and leaving at once got round that quota)."""
-    young = datetime.now(UTC) - created_at < timedelta(seconds=YOUNG_TABLE_SECONDS)
     humans = [s for s, info in enumerate(table.seats) if info.kind == tables.HUMAN]
-    return young and table.started and humans == [seat]
+    return bot_tables.young(created_at, datetime.now(UTC)) and table.started and humans == [seat]
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/token")
