@@ -34,8 +34,8 @@ from itertools import combinations, permutations
 
 from bench.stats import Progress, percentile
 from domain.games import GAME_TYPES
-from domain.search.budget import Iterations
-from domain.shared.outcome import GameEnded
+from domain.kit.budget import Iterations
+from domain.kit.outcome import GameEnded
 from domain.tables.rated_games import RatedResult
 from domain.tables.selfplay import bot_table, steps
 from events.ratings import Rating, rate

@@ -46,7 +46,7 @@ from urllib.parse import urlsplit
 import requests
 
 from domain.games import GAME_TYPES
-from domain.search.budget import Budget, Deadline, Iterations
+from domain.kit.budget import Budget, Deadline, Iterations
 
 TYPES = ("trick_and_snipers", "ouroboros_trick", "saint_poker", "st_patrick")
 ORDER = ("strong", "basic", "random")  # best first

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from bench.stats import Progress, percentile
 from domain.games import GAME_TYPES
-from domain.search.budget import Iterations
+from domain.kit.budget import Iterations
 from domain.tables.selfplay import bot_table, steps
 
 BOOTSTRAP_RESAMPLES = 2_000

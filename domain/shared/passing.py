@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
+from domain.kit.cards import Card, cards_json, remove_cards
 from domain.kit.checks import check_secret_choice
 from domain.kit.decider import Event, SeatCards, fold
 from domain.kit.game_state import GameState
-from domain.shared.cards import Card, cards_json, remove_cards
 from domain.shared.tuples import set_at
 
 Choice = tuple[Card, ...] | None

@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
+from domain.kit.cards import Card, remove_cards
 from domain.kit.checks import check_held, check_seat
 from domain.kit.decider import Command, IllegalAction
 from domain.kit.game_state import GameState
-from domain.shared.cards import Card, remove_cards
 from domain.shared.tuples import set_at
 
 

@@ -17,8 +17,8 @@ from domain.games.st_patrick.events import (
     TrickWon,
 )
 from domain.games.st_patrick.state import DECK, RELICS, START_LIFE, total_bites
+from domain.kit.cards import Card
 from domain.kit.decider import Event
-from domain.shared.cards import Card
 from domain.shared.tricks import PlayCard
 from tests.domain import decider_spec, support
 

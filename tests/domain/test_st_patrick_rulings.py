@@ -20,9 +20,9 @@ from domain.games.st_patrick.events import (
     RoundScored,
 )
 from domain.games.st_patrick.state import DECK, bites_of
+from domain.kit.cards import Card
 from domain.kit.decider import Automatic, Deal, IllegalAction, InvalidSetup
 from domain.kit.templates import with_send
-from domain.shared.cards import Card
 from domain.shared.passing import passed_left
 from tests.domain.stp_support import (
     card,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from domain.games.ouroboros_trick.bots import choose_discard, choose_play
 from domain.games.ouroboros_trick.state import SUITS
-from domain.shared.cards import Card
+from domain.kit.cards import Card
 from domain.shared.tricks import Play
 
 MAX_TRICKS = 300  # a guard: a playout this long is called a draw

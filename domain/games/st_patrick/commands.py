@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.kit.cards import Card
 from domain.kit.decider import Command
-from domain.shared.cards import Card
 
 
 @dataclass(frozen=True, slots=True)

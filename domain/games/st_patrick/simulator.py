@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from domain.games.st_patrick.bots import choose_play, danger, relics_to_take
 from domain.games.st_patrick.scoring import life_changes
 from domain.games.st_patrick.state import RELICS, SNAKE, ST_PATRICK, SUITS, bites_of
-from domain.shared.cards import Card
+from domain.kit.cards import Card
 from domain.shared.tricks import Play
 
 LIFE_SCALE = 4.0  # points of life over which being ahead turns from a toss-up to near sure

@@ -1,18 +1,18 @@
 """Trick & Snipers commands (orders) and events (facts), with who may see each event. The deal's
 events, the passing's and GameEnded are every game's (domain.shared.dealing, domain.shared.passing,
-domain.shared.outcome): imported `as` themselves, so this module re-exports them with the game's
+domain.kit.outcome): imported `as` themselves, so this module re-exports them with the game's
 own."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.kit.cards import Card
 from domain.kit.decider import Command, Event
-from domain.shared.cards import Card
+from domain.kit.outcome import GameEnded as GameEnded
 from domain.shared.dealing import DealCommitted as DealCommitted
 from domain.shared.dealing import DeckSealed as DeckSealed
 from domain.shared.dealing import HandDealt as HandDealt
-from domain.shared.outcome import GameEnded as GameEnded
 from domain.shared.passing import CardsPassed as CardsPassed
 from domain.shared.passing import CardsReceived as CardsReceived
 

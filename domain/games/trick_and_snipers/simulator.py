@@ -15,7 +15,7 @@ from domain.games.trick_and_snipers.state import (
     SNIPE_TOTAL,
     SUITS,
 )
-from domain.shared.cards import Card
+from domain.kit.cards import Card
 from domain.shared.tricks import Play
 
 
