@@ -1,7 +1,8 @@
 """Trick-taking helpers the trick games share (Trick & Snipers, Ouroboros Trick, St Patrick).
 
 A trick is a tuple of `Play`s in the order they were made; its first play sets the led suit.
-Every trick game's seat plays with the one `PlayCard` command (the API action `play_card`).
+Every trick game's seat plays with the one `PlayCard` command (the API action `play_card`);
+Ouroboros Trick and St Patrick record it as `CardPlayed`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any, Protocol, TypeVar
 
 from domain.kit.cards import Card, remove_cards
 from domain.kit.checks import check_held, check_seat
-from domain.kit.decider import Command, IllegalAction
+from domain.kit.decider import Command, Event, IllegalAction
 from domain.kit.game_state import GameState
 from domain.shared.tuples import set_at
 
@@ -31,6 +32,14 @@ Trick = tuple[Play, ...]
 
 @dataclass(frozen=True, slots=True)
 class PlayCard(Command):
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    """Public: the seat's card is on the trick (Trick & Snipers' own also says if it sniped)."""
+
     seat: int
     card: Card
 

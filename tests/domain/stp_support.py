@@ -6,14 +6,15 @@ import random
 from functools import partial
 
 from domain.games.st_patrick import GAME
-from domain.games.st_patrick.commands import PassRelics, TakeRelics
 from domain.games.st_patrick.events import (
     CardPlayed,
     HuntStarted,
+    PassRelics,
     RelicPhaseStarted,
     RelicsCursed,
     RelicsTaken,
     RoundScored,
+    TakeRelics,
     TrickWon,
 )
 from domain.games.st_patrick.state import DECK, RELICS, START_LIFE, total_bites

@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from domain.games.st_patrick import GAME
-from domain.games.st_patrick.commands import ChoosePassCount, PassCards
 from domain.games.st_patrick.events import (
     CardsPassed,
     CardsReceived,
+    ChoosePassCount,
     GameEnded,
     HandPassed,
     HuntStarted,
+    PassCards,
     PassCountSet,
     RelicPhaseStarted,
     RelicsCursed,

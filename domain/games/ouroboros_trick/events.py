@@ -1,6 +1,7 @@
 """Ouroboros Trick commands (orders) and events (facts), with who may see each event. The deal's
-events and GameEnded are every game's (domain.shared.dealing, domain.kit.outcome): imported `as`
-themselves, so this module re-exports them with the game's own."""
+events, GameEnded and CardPlayed are every game's or every trick game's (domain.shared.dealing,
+domain.kit.outcome, domain.shared.tricks): imported `as` themselves, so this module re-exports
+them with the game's own."""
 
 from __future__ import annotations
 
@@ -12,18 +13,13 @@ from domain.kit.outcome import GameEnded as GameEnded
 from domain.shared.dealing import DealCommitted as DealCommitted
 from domain.shared.dealing import DeckSealed as DeckSealed
 from domain.shared.dealing import HandDealt as HandDealt
+from domain.shared.tricks import CardPlayed as CardPlayed
 
 
 @dataclass(frozen=True, slots=True)
 class Discard(Command):
     seat: int
     cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CardPlayed(Event):
-    seat: int
-    card: Card
 
 
 @dataclass(frozen=True, slots=True)
