@@ -130,3 +130,37 @@ def card_played(state: TS, seat: int, card: Card) -> TS:
     return replace(
         state, hands=set_at(state.hands, seat, hand), trick=(*state.trick, Play(seat, card))
     )
+
+
+class ListTrick:
+    """The trick rules above on the mutable lists of a simulator's playout (the strong bots'
+    searches), as plain loops for speed: a slots dataclass with these fields inherits them.
+    Methods rather than functions, so that a playout's hottest calls are one call deep."""
+
+    __slots__ = ()
+    players: int
+    hands: list[list[Card]]
+    leader: int
+    trick: list[Play]
+
+    def to_play(self) -> int:
+        return (self.leader + len(self.trick)) % self.players
+
+    def playable(self, seat: int) -> list[Card]:
+        """Must follow suit (`playable_cards`)."""
+        hand = self.hands[seat]
+        if not self.trick:
+            return list(hand)
+        led = self.trick[0].card.suit
+        return [card for card in hand if card.suit == led] or list(hand)
+
+    def winning(self) -> Play | None:
+        """The play winning so far when only the led suit wins (`highest_of_led`)."""
+        if not self.trick:
+            return None
+        led = self.trick[0].card.suit
+        best = self.trick[0]
+        for play in self.trick[1:]:
+            if play.card.suit == led and play.card.rank > best.card.rank:
+                best = play
+        return best
