@@ -19,9 +19,9 @@ from typing import Any
 
 import yaml
 
+from domain.kit.cards import Card
 from domain.kit.game_type import ActionAbout, GameType
 from domain.kit.origins import event_origin
-from domain.shared.cards import Card
 from domain.tables.table import TABLE_EVENTS
 
 SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"

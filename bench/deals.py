@@ -6,7 +6,7 @@ table size, next to the shuffle it replaces (the server's generator drawing a sa
 
 Measured: `derive_deal` (context, HMAC-SHA256 stream, Fisher-Yates with rejection sampling, first
 leader, salt), and the whole seeded `Deal` of a full table as the service makes it
-(`domain.shared.fair_deals.seeded_deal`: the derivation plus reading the table). The figure the
+(`domain.tables.fair_deals.seeded_deal`: the derivation plus reading the table). The figure the
 issue asks for is the derivation's mean cost per deal; the goal is under 1 ms.
 """
 
@@ -24,9 +24,9 @@ from pathlib import Path
 
 from domain.games import GAME_TYPES
 from domain.shared.deal_derivation import derive_deal
-from domain.shared.fair_deals import seeded_deal
 from domain.shared.seeds import PLAYER, ClientSeed, SeedSetup
 from domain.tables import table as tables
+from domain.tables.fair_deals import seeded_deal
 
 GOAL_MS = 1.0
 GAME_ID = "c0ffee00-0000-4000-8000-000000000001"

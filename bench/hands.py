@@ -26,7 +26,7 @@ from treys import Evaluator
 
 from bench.stats import Progress
 from domain.games.saint_poker.state import DECK
-from domain.shared.cards import Card
+from domain.kit.cards import Card
 from domain.shared.poker import WORST, card_id, hand_strength, rank_hand, strength_of_ids
 
 TREYS_RANKS = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}

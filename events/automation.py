@@ -23,9 +23,9 @@ from collections.abc import Callable
 from datetime import datetime
 from uuid import UUID
 
+from domain.kit.budget import Budget
 from domain.kit.decider import Event, fold
 from domain.kit.game_type import Rng
-from domain.search.budget import Budget
 from domain.tables import policy
 from domain.tables import table as tables
 from domain.tables.presence import TimeOut

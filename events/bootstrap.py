@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from domain.search.budget import Deadline
+from domain.kit.budget import Deadline
 from events.audit.signing import HeadSigner, load_or_create_signer
 from events.automation import BOT_SEED_PURPOSE, Automation
 from events.commands import Commands

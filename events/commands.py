@@ -10,11 +10,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID, uuid4
 
-from domain.kit.actions import command_from_action
 from domain.kit.decider import IllegalAction
 from domain.kit.game_type import GameType
 from domain.shared.seeds import SeedSetup, seed_commitment
 from domain.tables import table as tables
+from domain.tables.actions import command_from_action
 from domain.tables.notices import Notice, matches_found
 from domain.tables.presence import LeaveSeat
 from domain.tables.table import HUMAN, OPEN

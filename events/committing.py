@@ -10,7 +10,7 @@ from uuid import UUID
 
 from domain.kit.decider import Event
 from domain.kit.game_type import Rng
-from domain.shared.outcome import GameEnded
+from domain.kit.outcome import GameEnded
 from domain.tables import policy
 from domain.tables import table as tables
 from domain.tables.notices import Notice, notices_of

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from domain.games import GAME_TYPES
-from domain.kit.actions import command_from_action
 from domain.kit.templates import send_of
 from domain.tables import selfplay
 from domain.tables import table as tables
+from domain.tables.actions import command_from_action
 from domain.tables.view import view_table
 from tests.api.spec import component_validator
 

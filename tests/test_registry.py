@@ -14,7 +14,7 @@ from marshmallow import ValidationError
 from api.schemas.common import CardSchema
 from domain import games
 from domain.games import card_ranks, card_suits
-from domain.shared.cards import Card
+from domain.kit.cards import Card
 
 SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"
 

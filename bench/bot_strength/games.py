@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 
 from bench.stats import Progress, percentile
 from domain.games import GAME_TYPES
-from domain.search.budget import Iterations
-from domain.shared.outcome import GameEnded
+from domain.kit.budget import Iterations
+from domain.kit.outcome import GameEnded
 from domain.tables.selfplay import bot_table, steps
 from domain.tables.table import Table
 

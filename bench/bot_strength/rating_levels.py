@@ -45,7 +45,7 @@ import requests
 from bench.bot_strength.games import LEVELS
 from bench.stats import percentile
 from domain.games import GAME_TYPES
-from domain.search.budget import Budget, Deadline, Iterations
+from domain.kit.budget import Budget, Deadline, Iterations
 from testing.sse import Stream
 
 TYPES = ("trick_and_snipers", "ouroboros_trick", "saint_poker", "st_patrick")

@@ -14,15 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
+from domain.kit.cards import Card
 from domain.kit.decider import Command, Event
 from domain.kit.dispatch import Evolver
 from domain.kit.game_state import DEALING, GameState, is_finished
 from domain.kit.game_type import ActionAbout, Bot, GameType, no_option_schemas
 from domain.kit.options import check_players
+from domain.kit.outcome import GameEnded
+from domain.kit.ranking import Ranks, winners_first
 from domain.kit.templates import random_bot, with_send
-from domain.shared.cards import Card
-from domain.shared.outcome import GameEnded
-from domain.shared.ranking import Ranks, winners_first
 
 Options = Mapping[str, Any]
 DeckFor = Callable[[int], tuple[Card, ...]]

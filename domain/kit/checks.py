@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from domain.kit.cards import Card
 from domain.kit.decider import IllegalAction
-from domain.shared.cards import Card
 
 
 def check_seat(seat: object, players: int) -> int:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from domain.shared.cards import Card
+from domain.kit.cards import Card
 
 OMITTED_WHEN_NONE = {"omitted_when_none": True}
 """Field metadata: the field is left out of the JSON while it is None. A field added to an

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from domain.shared.cards import Card
+from domain.kit.cards import Card
 
 S = TypeVar("S")
 

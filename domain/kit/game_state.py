@@ -8,15 +8,21 @@ rely on these fields alone. Trick games add `tricks.TrickState`, passing games
 
 from __future__ import annotations
 
-from dataclasses import Field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from dataclasses import Field, dataclass
+from typing import Any, ClassVar, Protocol, TypeVar
 
-from domain.shared.cards import Card
-
-if TYPE_CHECKING:  # outcome.py types its evolve with GameState: no import at run time
-    from domain.shared.outcome import Outcome
+from domain.kit.cards import Card
 
 DEALING, FINISHED = "dealing", "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A finished game's result, as its state keeps it (outcome.py's GameEnded sets it)."""
+
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    final: dict[str, dict[str, int]]
 
 
 class GameState(Protocol):

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
 
+from domain.kit.budget import Budget
+from domain.kit.cards import Card
 from domain.kit.decider import Command, Event
-from domain.search.budget import Budget
-from domain.shared.cards import Card
-from domain.shared.outcome import GameEnded
-from domain.shared.ranking import Ranks, winners_first
+from domain.kit.outcome import GameEnded
+from domain.kit.ranking import Ranks, winners_first
 
 
 class Rng(Protocol):
@@ -91,7 +91,7 @@ class GameType:
     action emits first: an audit rebuilds the command from the event's fields of the same names
     (domain/kit/origins.py, events/audit/redecide.py)."""
     ranking: Callable[[GameEnded, int], Ranks] = winners_first
-    """(the game's end, players) -> each seat's place for ratings (domain/shared/ranking.py): the
+    """(the game's end, players) -> each seat's place for ratings (domain/kit/ranking.py): the
     game's own final order and tiebreaks; by default the winners first, the rest tied."""
     cards: tuple[Card, ...] = ()
     """Every card the game deals at any table size: what a card of this game may be (the API's

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from domain.kit.game_state import FINISHED, GameState
+from domain.kit.outcome import result_json
 from domain.kit.templates import with_send
-from domain.shared.outcome import result_json
 
 
 def game_view(

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.kit.budget import Budget
 from domain.kit.decider import IllegalAction
 from domain.kit.game_type import Rng
-from domain.search.budget import Budget
 
 
 def send_of(template: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from domain.kit.budget import Budget
 from domain.kit.game_type import Rng
-from domain.search.budget import Budget
 
 A = TypeVar("A")
 W = TypeVar("W")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from domain.shared.cards import Card
+from domain.kit.cards import Card
 from domain.shared.tricks import Play
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from domain.kit.cards import Card
 from domain.kit.game_type import Rng
-from domain.shared.cards import Card
 
 TRIES = 12
 

@@ -1,2 +1,2 @@
-"""Rules several games share: cards, the deal and its seeds, passing, tricks, poker hands, the
-outcome and ranking."""
+"""Rules several games share: the deal and its seeds, passing, tricks, poker hands. Written in
+the kit's vocabulary: it imports only domain.kit."""

@@ -20,8 +20,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from domain.kit.cards import Card
 from domain.kit.codec import canonical_json
-from domain.shared.cards import Card
 
 PURPOSE = "cardroom-deal"
 WORD = 4  # bytes per draw

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from typing import Any
 
+from domain.kit.cards import Card
 from domain.kit.checks import check_seat
 from domain.kit.codec import deal_commitment
 from domain.kit.decider import Event, IllegalAction, SeatCards
 from domain.kit.game_state import S
-from domain.shared.cards import Card
 from domain.shared.tuples import set_at
 
 

@@ -1,5 +1,6 @@
 """Passing cards to the left as a simultaneous choice (G3), as Trick & Snipers (T2) and
-St Patrick (S3) do: each seat chooses in secret; the last choice makes them all arrive."""
+St Patrick (S3) do: each seat chooses in secret (`PassCards`); the last choice makes them all
+arrive."""
 
 from __future__ import annotations
 
@@ -7,13 +8,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
+from domain.kit.cards import Card, cards_json, remove_cards
 from domain.kit.checks import check_secret_choice
-from domain.kit.decider import Event, SeatCards, fold
+from domain.kit.decider import Command, Event, SeatCards, fold
 from domain.kit.game_state import GameState
-from domain.shared.cards import Card, cards_json, remove_cards
 from domain.shared.tuples import set_at
 
 Choice = tuple[Card, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class PassCards(Command):
+    """A seat's secret choice of the cards it passes (the API action `pass_cards`)."""
+
+    seat: int
+    cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True, slots=True)

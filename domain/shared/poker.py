@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from phevaluator import _pheval  # the C entry points: int ids only, no per-card conversion
 
-from domain.shared.cards import Card
+from domain.kit.cards import Card
 
 SUIT_IDS = {"clubs": 0, "diamonds": 1, "hearts": 2, "spades": 3}  # phevaluator's suit order
 # rank * 4 + _SUIT_OFFSET[suit] is phevaluator's id: one dict lookup (the suit string's hash is

@@ -1,7 +1,8 @@
 """Trick-taking helpers the trick games share (Trick & Snipers, Ouroboros Trick, St Patrick).
 
 A trick is a tuple of `Play`s in the order they were made; its first play sets the led suit.
-Every trick game's seat plays with the one `PlayCard` command (the API action `play_card`).
+Every trick game's seat plays with the one `PlayCard` command (the API action `play_card`);
+Ouroboros Trick and St Patrick record it as `CardPlayed`.
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
+from domain.kit.cards import Card, remove_cards
 from domain.kit.checks import check_held, check_seat
-from domain.kit.decider import Command, IllegalAction
+from domain.kit.decider import Command, Event, IllegalAction
 from domain.kit.game_state import GameState
-from domain.shared.cards import Card, remove_cards
 from domain.shared.tuples import set_at
 
 
@@ -31,6 +32,14 @@ Trick = tuple[Play, ...]
 
 @dataclass(frozen=True, slots=True)
 class PlayCard(Command):
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    """Public: the seat's card is on the trick (Trick & Snipers' own also says if it sniped)."""
+
     seat: int
     card: Card
 
@@ -121,3 +130,37 @@ def card_played(state: TS, seat: int, card: Card) -> TS:
     return replace(
         state, hands=set_at(state.hands, seat, hand), trick=(*state.trick, Play(seat, card))
     )
+
+
+class ListTrick:
+    """The trick rules above on the mutable lists of a simulator's playout (the strong bots'
+    searches), as plain loops for speed: a slots dataclass with these fields inherits them.
+    Methods rather than functions, so that a playout's hottest calls are one call deep."""
+
+    __slots__ = ()
+    players: int
+    hands: list[list[Card]]
+    leader: int
+    trick: list[Play]
+
+    def to_play(self) -> int:
+        return (self.leader + len(self.trick)) % self.players
+
+    def playable(self, seat: int) -> list[Card]:
+        """Must follow suit (`playable_cards`)."""
+        hand = self.hands[seat]
+        if not self.trick:
+            return list(hand)
+        led = self.trick[0].card.suit
+        return [card for card in hand if card.suit == led] or list(hand)
+
+    def winning(self) -> Play | None:
+        """The play winning so far when only the led suit wins (`highest_of_led`)."""
+        if not self.trick:
+            return None
+        led = self.trick[0].card.suit
+        best = self.trick[0]
+        for play in self.trick[1:]:
+            if play.card.suit == led and play.card.rank > best.card.rank:
+                best = play
+        return best

@@ -5,7 +5,7 @@ are committed. The handler, the workers and self-play all ask `due`; nothing els
 
 A deal is made at once, in the same decision (it needs no one); automatic work and bot turns are
 done later, on the workers. A seeded table's deals are derived from its seeds (G6,
-domain/shared/fair_deals.py); other randomness is handed in: a `SystemRandom` in production, a
+domain/tables/fair_deals.py); other randomness is handed in: a `SystemRandom` in production, a
 seeded `Random` in tests and simulations, so a seed reproduces a whole game.
 """
 
@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.kit.actions import command_from_action
+from domain.kit.budget import Budget
+from domain.kit.cards import Card
 from domain.kit.decider import Automatic, Deal, Event
 from domain.kit.game_type import Rng
 from domain.kit.templates import action_from_template
-from domain.search.budget import Budget
-from domain.shared.cards import Card
-from domain.shared.fair_deals import seeded_deal
 from domain.tables import table as tables
+from domain.tables.actions import command_from_action
+from domain.tables.fair_deals import seeded_deal
 from domain.tables.view import view_table
 
 SALT_BITS = 128

@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 
 from domain.kit.decider import Event
 from domain.kit.game_type import GameType
+from domain.kit.outcome import GameEnded
+from domain.kit.ranking import Ranks, leavers_last
 from domain.shared.dealing import DealCommitted
-from domain.shared.outcome import GameEnded
-from domain.shared.ranking import Ranks, leavers_last
 from domain.tables.presence import SeatLeft
 from domain.tables.rated_tables import BOT_RATERS, is_rated
 from domain.tables.table import BOT, HUMAN, SeatInfo, SeatJoined, TableCreated

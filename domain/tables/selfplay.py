@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from domain.kit.budget import Budget
+from domain.kit.cards import Card
 from domain.kit.decider import Event
 from domain.kit.game_type import GameType, Rng
-from domain.search.budget import Budget
-from domain.shared.cards import Card
 from domain.tables import policy
 from domain.tables import table as tables
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.kit.cards import Card
 from domain.kit.codec import from_json, to_json
 from domain.kit.game_type import GameType
-from domain.shared.cards import Card
 from domain.shared.seeds import TableSeeds
 from domain.tables.table import SeatInfo, Table
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from domain.kit.cards import Card
 from domain.kit.codec import optional_field
 from domain.kit.decider import (
     Command,
@@ -27,7 +28,6 @@ from domain.kit.decider import (
 )
 from domain.kit.game_state import GameState
 from domain.kit.game_type import GameType
-from domain.shared.cards import Card
 from domain.shared.dealing import DealCommitted
 from domain.shared.seeds import (
     ClientSeed,

@@ -9,8 +9,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.kit.cards import Card
 from domain.kit.codec import deal_commitment
-from domain.shared.cards import Card
 from events.audit.chain import ChainCheck, check_chain
 from events.audit.redecide import RulesCheck, redecide
 

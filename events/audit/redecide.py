@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain.games import GAME_TYPES
+from domain.kit.cards import Card
 from domain.kit.codec import from_json
 from domain.kit.decider import DomainError, Event
 from domain.kit.game_type import GameType
-from domain.shared.cards import Card
 from domain.shared.seeds import Seeding, SeedSetup, ServerSeedSealed
 from domain.tables import table as tables
 from events.audit.redecide_diff import difference

@@ -13,8 +13,8 @@ from domain.kit.codec import from_json, type_hints
 from domain.kit.decider import Automatic, Command, Deal, DomainError, Event
 from domain.kit.origins import event_origin
 from domain.shared.dealing import DeckSealed
-from domain.shared.fair_deals import seeded_deal
 from domain.tables import table as tables
+from domain.tables.fair_deals import seeded_deal
 from domain.tables.presence import LeaveSeat, SeatLeft, TimeOut, TurnTimedOut
 
 Record = dict[str, Any]

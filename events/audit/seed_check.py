@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from domain.kit.cards import Card
 from domain.kit.codec import canonical_json
-from domain.shared.cards import Card
 from domain.shared.deal_derivation import derive_deal
 from domain.shared.seeds import PLAYER, SERVER, SERVER_SEED, seed_commitment
 

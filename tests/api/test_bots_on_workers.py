@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from domain.games import get_game_type
-from domain.kit.actions import command_from_action
 from domain.kit.codec import from_json
 from domain.kit.decider import Event
 from domain.tables import table as tables
+from domain.tables.actions import command_from_action
 from domain.tables.view import view_table
 from tests.api.play import auth, create_game, play_one, tokens_of, wait_for
 

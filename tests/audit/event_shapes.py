@@ -10,9 +10,9 @@ import typing
 from typing import Any
 
 from domain.games import GAME_TYPES
+from domain.kit.cards import Card
 from domain.kit.codec import omitted_when_none
 from domain.kit.origins import event_origin
-from domain.shared.cards import Card
 from domain.tables.table import TABLE_EVENTS
 
 MEANING = {

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games import GAME_TYPES
-from domain.shared.cards import Card
-from domain.shared.outcome import Outcome
+from domain.kit.cards import Card
+from domain.kit.game_state import Outcome
 from domain.tables.table import SeatInfo
 from events.audit.export import EVENT_KEYS, FORMAT, HEADER_KEYS
 from events.audit.export_log import LOG_KEY, LOG_KEYS

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from domain.games import GAME_TYPES
-from domain.shared.cards import Card
+from domain.kit.cards import Card
 from domain.shared.deal_derivation import DealStream, deal_context, derive_deal
 from domain.shared.seeds import seed_commitment
 from tests.audit import independent_verifier

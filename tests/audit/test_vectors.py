@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from domain.kit.cards import Card
 from domain.kit.codec import canonical_json, deal_commitment
-from domain.shared.cards import Card
 from events.audit.chain import GENESIS, canonical_bytes, event_hash, nonce_is_well_formed
 from events.audit.signing import (
     head_message,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from domain.kit.cards import Card
 from domain.kit.codec import canonical_json, deal_commitment
-from domain.shared.cards import Card
 from events.audit.chain import event_hash
 
 HASHED = ("version", "type", "seat", "visible_to", "recorded_at", "data", "nonce")

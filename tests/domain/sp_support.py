@@ -13,8 +13,8 @@ from domain.games.saint_poker.events import (
     RoundStarted,
 )
 from domain.games.saint_poker.state import DECK, FUTURE_RIVER_SIZES, HAND_SIZE
+from domain.kit.cards import Card
 from domain.kit.decider import Automatic, Event
-from domain.shared.cards import Card
 from tests.domain import support
 
 SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}

@@ -5,19 +5,20 @@ from __future__ import annotations
 import random
 
 from domain.games.st_patrick import GAME
-from domain.games.st_patrick.commands import PassRelics, TakeRelics
 from domain.games.st_patrick.events import (
     CardPlayed,
     HuntStarted,
+    PassRelics,
     RelicPhaseStarted,
     RelicsCursed,
     RelicsTaken,
     RoundScored,
+    TakeRelics,
     TrickWon,
 )
 from domain.games.st_patrick.state import DECK, RELICS, START_LIFE, total_bites
+from domain.kit.cards import Card
 from domain.kit.decider import Event
-from domain.shared.cards import Card
 from tests.domain import support
 
 STP = support.GameHelpers(

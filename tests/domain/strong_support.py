@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+from domain.kit.budget import Iterations
+from domain.kit.cards import Card
 from domain.kit.game_type import GameType
-from domain.search.budget import Iterations
-from domain.shared.cards import Card
 from domain.tables import selfplay
 from domain.tables import table as tables
 

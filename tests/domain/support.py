@@ -9,10 +9,10 @@ import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from domain.kit.cards import Card
 from domain.kit.codec import from_json, to_json
 from domain.kit.decider import Deal, Event, fold
 from domain.kit.game_type import GameType
-from domain.shared.cards import Card
 from domain.shared.dealing import deal_events
 from domain.shared.tricks import PlayCard
 from tests.domain import decider_spec

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.shared import cards
-from domain.shared.cards import Card
+from domain.kit import cards
+from domain.kit.cards import Card
 
 
 def test_a_card_decoded_twice_is_one_object_equal_to_a_new_card():

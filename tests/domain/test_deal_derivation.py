@@ -11,7 +11,7 @@ from itertools import permutations
 
 import pytest
 
-from domain.shared.cards import build_deck
+from domain.kit.cards import build_deck
 from domain.shared.deal_derivation import DealStream, deal_context, derive_deal
 
 DECK = build_deck(("red", "blue", "green", "yellow"), range(1, 13))

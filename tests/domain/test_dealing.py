@@ -3,8 +3,8 @@ stored."""
 
 from __future__ import annotations
 
+from domain.kit.cards import Card, build_deck
 from domain.kit.codec import deal_commitment, from_json, to_json
-from domain.shared.cards import Card, build_deck
 from domain.shared.dealing import DealCommitted, DeckSealed, HandDealt, deal_events
 
 DECK = build_deck(("red", "blue"), range(1, 6))

@@ -12,11 +12,11 @@ import pytest
 from domain.games import GAME_TYPES
 from domain.games.trick_and_snipers import GAME as TRICK_AND_SNIPERS
 from domain.kit.build import build_game
+from domain.kit.cards import Card
 from domain.kit.decider import Event, InvalidSetup
 from domain.kit.dispatch import UnknownEvent, evolver
 from domain.kit.game_state import GameState
 from domain.kit.templates import random_bot
-from domain.shared.cards import Card
 from domain.shared.dealing import DeckSealed
 from domain.shared.passing import PassingState
 from domain.shared.tricks import PlayCard, TrickState

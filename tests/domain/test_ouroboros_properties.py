@@ -16,10 +16,10 @@ from domain.games.ouroboros_trick.events import (
     TrickWon,
 )
 from domain.games.ouroboros_trick.state import State, deck_for
+from domain.kit.cards import Card
 from domain.kit.codec import from_json, to_json
 from domain.kit.decider import Deal, IllegalAction, fold
 from domain.kit.templates import action_from_template
-from domain.shared.cards import Card
 from tests.domain.ouro_support import command_for, play_bot_game
 from tests.domain.support import for_each_seed, survives_storage, visible_pairs
 

@@ -42,7 +42,7 @@ def committed(table: tables.Table, command) -> tuple[tables.Table, list[Event]]:
 
 
 def first_move(table: tables.Table, seat_index: int):
-    from domain.kit.actions import command_from_action
+    from domain.tables.actions import command_from_action
 
     template = table.game_type.legal_actions(table.game, seat_index)[0]
     action = action_from_template(template, random.Random(3))

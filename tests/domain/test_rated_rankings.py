@@ -1,4 +1,4 @@
-"""Each game's result as a ranking for ratings (G7, domain/shared/ranking.py and each game's
+"""Each game's result as a ranking for ratings (G7, domain/kit/ranking.py and each game's
 `ranking`): the game's own final order and tiebreaks, ties shared, and a leaver last; and the
 rated result read from a table's events alone (domain/tables/rated_games.py)."""
 
@@ -12,8 +12,8 @@ from domain.games import GAME_TYPES
 from domain.games.saint_poker.scoring import game_end as saint_poker_end
 from domain.games.st_patrick.scoring import game_end as st_patrick_end
 from domain.games.trick_and_snipers.scoring import game_end as trick_and_snipers_end
-from domain.shared.outcome import GameEnded
-from domain.shared.ranking import leavers_last, ranks_by
+from domain.kit.outcome import GameEnded
+from domain.kit.ranking import leavers_last, ranks_by
 from domain.tables import policy, selfplay
 from domain.tables import table as tables
 from domain.tables.presence import LeaveSeat

@@ -12,10 +12,10 @@ import pytest
 from domain.games.st_patrick import GAME
 from domain.games.st_patrick import events as ev
 from domain.games.st_patrick.state import DECK, State
+from domain.kit.cards import Card
 from domain.kit.codec import from_json, to_json
 from domain.kit.decider import Automatic, Deal, IllegalAction, fold
 from domain.kit.templates import action_from_template
-from domain.shared.cards import Card
 from domain.shared.tricks import PlayCard
 from domain.tables.selfplay import bot_table, steps
 from tests.domain.stp_support import command_for

@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from domain.games.st_patrick import GAME
-from domain.games.st_patrick.commands import ChoosePassCount, PassCards
 from domain.games.st_patrick.events import (
     CardsPassed,
     CardsReceived,
+    ChoosePassCount,
     GameEnded,
     HandPassed,
     HuntStarted,
+    PassCards,
     PassCountSet,
     RelicPhaseStarted,
     RelicsCursed,
@@ -20,9 +21,9 @@ from domain.games.st_patrick.events import (
     RoundScored,
 )
 from domain.games.st_patrick.state import DECK, bites_of
+from domain.kit.cards import Card
 from domain.kit.decider import Automatic, Deal, IllegalAction, InvalidSetup
 from domain.kit.templates import with_send
-from domain.shared.cards import Card
 from domain.shared.passing import passed_left
 from tests.domain.stp_support import (
     card,

@@ -20,7 +20,7 @@ from domain.games.trick_and_snipers.inference import (
     won_plays,
 )
 from domain.games.trick_and_snipers.state import deck_for
-from domain.search.budget import Iterations
+from domain.kit.budget import Iterations
 from domain.search.views import cards_of, plays_of
 from domain.shared.tricks import Play
 from domain.tables.selfplay import play_out

@@ -8,8 +8,8 @@ import random
 
 from domain.games.trick_and_snipers.simulator import Sim
 from domain.games.trick_and_snipers.strong import playout_value
+from domain.kit.budget import Iterations
 from domain.search import flat
-from domain.search.budget import Iterations
 
 
 def _late_bloomer(halving: tuple[int, ...]) -> int:

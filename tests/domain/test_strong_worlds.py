@@ -15,9 +15,9 @@ from domain.games import get_game_type
 from domain.games.ouroboros_trick import strong as ouroboros_trick
 from domain.games.st_patrick import strong as st_patrick
 from domain.games.trick_and_snipers import strong as trick_and_snipers
+from domain.kit.cards import Card
 from domain.search.views import cards_of, pairs, plays_of
 from domain.search.worlds import deal_hidden, voids_in
-from domain.shared.cards import Card
 from domain.tables.view import view_table
 from tests.domain.strong_support import decision_points
 

@@ -1,4 +1,4 @@
-"""A table's seeds (G6, domain/shared/seeds.py, domain/shared/fair_deals.py): what its creation
+"""A table's seeds (G6, domain/shared/seeds.py, domain/tables/fair_deals.py): what its creation
 publishes and seals, who gives a seed and when it counts, what nobody sees before the end, and what
 makes the deals fair."""
 
@@ -11,7 +11,6 @@ import pytest
 from domain.games import GAME_TYPES
 from domain.kit.codec import to_json
 from domain.kit.decider import Event, InvalidSetup
-from domain.shared.fair_deals import deals_fair, fair_seats, seeded_deal
 from domain.shared.seeds import (
     PLAYER,
     SERVER,
@@ -22,6 +21,7 @@ from domain.shared.seeds import (
 )
 from domain.tables import policy
 from domain.tables import table as tables
+from domain.tables.fair_deals import deals_fair, fair_seats, seeded_deal
 from domain.tables.view import event_data_for, view_table
 
 TNS = GAME_TYPES["trick_and_snipers"]

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from domain.games import GAME_TYPES
+from domain.kit.cards import Card
 from domain.kit.codec import from_json, to_json
-from domain.shared.cards import Card
 from domain.tables import table as tables
 from domain.tables.selfplay import bot_table, steps
 from domain.tables.snapshot import table_from_json, table_to_json

@@ -5,8 +5,8 @@ from __future__ import annotations
 from domain.games.trick_and_snipers import GAME
 from domain.games.trick_and_snipers.events import PassCards
 from domain.games.trick_and_snipers.state import deck_for
+from domain.kit.cards import Card
 from domain.kit.decider import Command, Deal, GameFinished, GameNotStarted, IllegalAction
-from domain.shared.cards import Card
 from domain.shared.tricks import PlayCard
 from tests.domain.tns_support import card, cards, deal, given, play, played, playing
 

@@ -11,9 +11,9 @@ import pytest
 from domain.games.trick_and_snipers import GAME
 from domain.games.trick_and_snipers.events import CardPlayed, GameEnded, TrickWon
 from domain.games.trick_and_snipers.state import State, deck_for
+from domain.kit.cards import Card
 from domain.kit.decider import Deal, IllegalAction, fold
 from domain.kit.templates import action_from_template
-from domain.shared.cards import Card
 from tests.domain.support import for_each_seed, survives_storage, visible_pairs
 from tests.domain.tns_support import command_for, play_bot_game
 

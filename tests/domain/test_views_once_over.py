@@ -8,8 +8,8 @@ import random
 import pytest
 
 from domain.games import GAME_TYPES
+from domain.kit.cards import cards_json
 from domain.kit.game_type import GameType
-from domain.shared.cards import cards_json
 from domain.tables import selfplay
 from domain.tables.table import Table
 from domain.tables.view import view_once_over, view_table

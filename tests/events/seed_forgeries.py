@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import copy
 
+from domain.kit.cards import Card
 from domain.kit.codec import deal_commitment
-from domain.shared.cards import Card
 
 Lines = list[dict]
 

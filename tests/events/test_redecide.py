@@ -13,10 +13,10 @@ from functools import cache
 import pytest
 
 from domain.games import GAME_TYPES
+from domain.kit.cards import Card
 from domain.kit.codec import canonical_json, to_json
 from domain.kit.decider import Event
 from domain.kit.origins import event_origin
-from domain.shared.cards import Card
 from domain.tables import table as tables
 from domain.tables.selfplay import play_out, steps
 from events.audit.redecide import RulesCheck, redecide

@@ -13,9 +13,9 @@ import pytest
 from psycopg.pq import TransactionStatus
 
 from domain.games import get_game_type
-from domain.kit.actions import command_from_action
 from domain.kit.templates import action_from_template
 from domain.tables import table as tables
+from domain.tables.actions import command_from_action
 from events.bootstrap import Cardroom, bootstrap
 from events.commands import ActionRequest
 from events.errors import GameExists, GameNotFound, Unauthorized

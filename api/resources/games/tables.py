@@ -21,7 +21,7 @@ from api.resources.games.common import created, created_body
 from api.schemas.games import ME, CreateGameSchema, DeckOptionsSchema, JoinSchema, ListGamesQuery
 from api.services import services
 from domain.games import get_game_type
-from domain.shared.cards import Card
+from domain.kit.cards import Card
 from domain.tables import table as tables
 from events.operations import bot_tables
 from events.records import StreamInfo

@@ -12,7 +12,7 @@ from domain.games.ouroboros_trick.words import WORDS
 from domain.kit.build import build_game
 from domain.kit.game_type import ActionAbout
 from domain.kit.options import check_first_leader, first_leader_schema
-from domain.shared.ranking import winners_first
+from domain.kit.ranking import winners_first
 from domain.shared.tricks import PlayCard
 
 GAME = build_game(

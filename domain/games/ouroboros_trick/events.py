@@ -1,29 +1,25 @@
 """Ouroboros Trick commands (orders) and events (facts), with who may see each event. The deal's
-events and GameEnded are every game's (domain.shared.dealing, domain.shared.outcome): imported `as`
-themselves, so this module re-exports them with the game's own."""
+events, GameEnded and CardPlayed are every game's or every trick game's (domain.shared.dealing,
+domain.kit.outcome, domain.shared.tricks): imported `as` themselves, so this module re-exports
+them with the game's own."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.kit.cards import Card
 from domain.kit.decider import Command, Event, SeatCards
-from domain.shared.cards import Card
+from domain.kit.outcome import GameEnded as GameEnded
 from domain.shared.dealing import DealCommitted as DealCommitted
 from domain.shared.dealing import DeckSealed as DeckSealed
 from domain.shared.dealing import HandDealt as HandDealt
-from domain.shared.outcome import GameEnded as GameEnded
+from domain.shared.tricks import CardPlayed as CardPlayed
 
 
 @dataclass(frozen=True, slots=True)
 class Discard(Command):
     seat: int
     cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CardPlayed(Event):
-    seat: int
-    card: Card
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,11 +16,11 @@ from domain.games.ouroboros_trick.events import (
     TrickWon,
 )
 from domain.games.ouroboros_trick.state import LastTrick, PendingDiscard, State
+from domain.kit.cards import remove_cards
 from domain.kit.decider import Event
 from domain.kit.dispatch import Applier, evolver
-from domain.shared.cards import remove_cards
+from domain.kit.outcome import game_ended
 from domain.shared.dealing import hand_dealt
-from domain.shared.outcome import game_ended
 from domain.shared.tricks import card_played
 from domain.shared.tuples import set_at
 

@@ -12,8 +12,8 @@ from domain.games.ouroboros_trick.events import (
     PoolTaken,
 )
 from domain.games.ouroboros_trick.state import State
+from domain.kit.cards import Card
 from domain.kit.decider import Event
-from domain.shared.cards import Card
 from domain.shared.tricks import Play, Trick, best_play, highest_of_led, led_suit
 
 

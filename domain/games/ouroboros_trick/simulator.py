@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 from domain.games.ouroboros_trick.bots import choose_discard, choose_play
 from domain.games.ouroboros_trick.state import SUITS
-from domain.shared.cards import Card
-from domain.shared.tricks import Play
+from domain.kit.cards import Card
+from domain.shared.tricks import ListTrick, Play
 
 MAX_TRICKS = 300  # a guard: a playout this long is called a draw
 
@@ -20,7 +20,7 @@ def shown(cards: list[Card]) -> list[Card]:
 
 
 @dataclass(slots=True)
-class Game:
+class Game(ListTrick):
     players: int
     hands: list[list[Card]]
     pools: list[list[Card]]
@@ -39,16 +39,6 @@ class Game:
             self.pending,
             self.winners,
         )
-
-    def to_play(self) -> int:
-        return (self.leader + len(self.trick)) % self.players
-
-    def playable(self, seat: int) -> list[Card]:
-        hand = self.hands[seat]
-        if not self.trick:
-            return list(hand)
-        led = self.trick[0].card.suit
-        return [card for card in hand if card.suit == led] or list(hand)
 
     def play(self, seat: int, card: Card) -> None:
         self.hands[seat].remove(card)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from domain.shared.cards import Card, build_deck, sort_by_suit
-from domain.shared.outcome import Outcome
+from domain.kit.cards import Card, build_deck, sort_by_suit
+from domain.kit.game_state import Outcome
 from domain.shared.tricks import Trick
 from domain.shared.tricks import card_turn as turn
 

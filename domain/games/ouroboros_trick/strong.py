@@ -16,13 +16,13 @@ from typing import Any
 from domain.games.ouroboros_trick.bots import choose_discard, choose_play
 from domain.games.ouroboros_trick.simulator import Game, shown
 from domain.games.ouroboros_trick.state import deck_for
+from domain.kit.budget import Budget, Iterations
+from domain.kit.cards import Card, cards_json
 from domain.kit.game_type import Rng
 from domain.kit.templates import seat_templates
 from domain.search import flat
-from domain.search.budget import Budget, Iterations
 from domain.search.views import cards_of, pairs, plays_of
 from domain.search.worlds import deal_hidden, voids_in
-from domain.shared.cards import Card, cards_json
 
 DEFAULT_ITERATIONS = 200
 

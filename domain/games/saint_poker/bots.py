@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
+from domain.kit.budget import Budget
+from domain.kit.cards import Card, cards_json
 from domain.kit.game_type import Rng
 from domain.kit.templates import seat_templates
-from domain.search.budget import Budget
-from domain.shared.cards import Card, cards_json
 from domain.shared.poker import hand_strength
 
 PAIR_WEIGHT = 25  # a card matching one in hand can make a pocket pair: worth more than any rank

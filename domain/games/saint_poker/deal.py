@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from domain.games.saint_poker.events import RoundStarted
 from domain.games.saint_poker.state import DECK, FUTURE_RIVER_SIZES, HAND_SIZE, ROUNDS, State
+from domain.kit.cards import Card
 from domain.kit.decider import Deal, Event
-from domain.shared.cards import Card
 from domain.shared.dealing import checked_deck, deal_events
 
 

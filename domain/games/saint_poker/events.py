@@ -1,5 +1,5 @@
 """Saint Poker commands (orders) and events (facts), with who may see each event. The deal's
-events and GameEnded are every game's (domain.shared.dealing, domain.shared.outcome): imported `as`
+events and GameEnded are every game's (domain.shared.dealing, domain.kit.outcome): imported `as`
 themselves, so this module re-exports them with the game's own."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.games.saint_poker.state import RankedHand
+from domain.kit.cards import Card
 from domain.kit.decider import Command, Event, SeatCards
-from domain.shared.cards import Card
+from domain.kit.outcome import GameEnded as GameEnded
 from domain.shared.dealing import DealCommitted as DealCommitted
 from domain.shared.dealing import DeckSealed as DeckSealed
 from domain.shared.dealing import HandDealt as HandDealt
-from domain.shared.outcome import GameEnded as GameEnded
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,11 +19,11 @@ from domain.games.saint_poker.events import (
     RoundStarted,
 )
 from domain.games.saint_poker.state import State
+from domain.kit.cards import Card, remove_cards
 from domain.kit.decider import Event
 from domain.kit.dispatch import Applier, evolver
-from domain.shared.cards import Card, remove_cards
+from domain.kit.outcome import game_ended
 from domain.shared.dealing import hand_dealt, undealt
-from domain.shared.outcome import game_ended
 from domain.shared.tuples import set_at
 
 

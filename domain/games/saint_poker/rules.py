@@ -24,10 +24,10 @@ from domain.games.saint_poker.state import (
     on_the_table,
     picker,
 )
+from domain.kit.cards import Card
 from domain.kit.checks import check_held, check_seat, check_secret_choice
 from domain.kit.decider import Automatic, Command, Event, IllegalAction
 from domain.kit.dispatch import Handler, decide_command
-from domain.shared.cards import Card
 
 __all__ = ["decide", "evolve"]
 

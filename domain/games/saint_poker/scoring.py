@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from domain.games.saint_poker.events import GameEnded, RoundScored
 from domain.games.saint_poker.state import PICKS_PER_SEAT, ROUNDS, RankedHand
-from domain.shared.cards import Card
+from domain.kit.cards import Card
+from domain.kit.ranking import Ranks, by_final_figures
 from domain.shared.poker import rank_hand
-from domain.shared.ranking import Ranks, by_final_figures
 
 
 def round_points(round_number: int, winners: int) -> int:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from domain.shared.cards import Card, build_deck, sort_by_suit
-from domain.shared.outcome import Outcome
+from domain.kit.cards import Card, build_deck, sort_by_suit
+from domain.kit.game_state import Outcome
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 RANKS = tuple(range(2, 15))  # 11 jack, 12 queen, 13 king, 14 ace

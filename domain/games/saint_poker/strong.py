@@ -16,13 +16,13 @@ from typing import Any
 
 from domain.games.saint_poker.bots import basic_bot, choose_commit, choose_reveal
 from domain.games.saint_poker.state import DECK, ROUNDS
+from domain.kit.budget import Budget, Iterations
+from domain.kit.cards import Card
 from domain.kit.game_type import Rng
 from domain.kit.templates import seat_templates
 from domain.search import flat
-from domain.search.budget import Budget, Iterations
 from domain.search.views import cards_of
 from domain.search.worlds import deal_hidden
-from domain.shared.cards import Card
 from domain.shared.poker import hand_strength
 
 DEFAULT_ITERATIONS = 200

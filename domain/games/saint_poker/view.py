@@ -17,8 +17,8 @@ from domain.games.saint_poker.state import (
     sort_cards,
     to_act,
 )
+from domain.kit.cards import cards_json
 from domain.kit.game_view import game_view, you_json
-from domain.shared.cards import cards_json
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:

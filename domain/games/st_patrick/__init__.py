@@ -8,8 +8,13 @@ from typing import Any
 from domain.games.st_patrick import rules, scoring
 from domain.games.st_patrick import view as views  # keeps the submodule name free
 from domain.games.st_patrick.bots import basic_bot
-from domain.games.st_patrick.commands import ChoosePassCount, PassCards, PassRelics, TakeRelics
-from domain.games.st_patrick.events import EVENT_TYPES
+from domain.games.st_patrick.events import (
+    EVENT_TYPES,
+    ChoosePassCount,
+    PassCards,
+    PassRelics,
+    TakeRelics,
+)
 from domain.games.st_patrick.state import (
     HAND_SIZES,
     State,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games.st_patrick.state import BIG_BITES, SNAKE, bites_of
+from domain.kit.budget import Budget
+from domain.kit.cards import Card, cards_json
 from domain.kit.game_type import Rng
 from domain.kit.templates import seat_templates
-from domain.search.budget import Budget
-from domain.shared.cards import Card, cards_json
 from domain.shared.tricks import Play, highest_of_led
 
 

@@ -1,20 +1,41 @@
-"""St Patrick events (facts), with who may see each event. The deal's events, the passing's and
-GameEnded are every game's (domain.shared.dealing, domain.shared.passing, domain.shared.outcome):
-imported `as` themselves, so this module re-exports them with the game's own."""
+"""St Patrick commands (orders) and events (facts), with who may see each event. A card is
+played with the trick games' `domain.shared.tricks.PlayCard`. The deal's events, the passing's
+(and its PassCards), CardPlayed and GameEnded are every game's or every trick game's
+(domain.shared.dealing, domain.shared.passing, domain.shared.tricks, domain.kit.outcome): imported
+`as` themselves, so this module re-exports them with the game's own."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.kit.decider import Event
-from domain.shared.cards import Card
+from domain.kit.cards import Card
+from domain.kit.decider import Command, Event
+from domain.kit.outcome import GameEnded as GameEnded
 from domain.shared.dealing import DealCommitted as DealCommitted
 from domain.shared.dealing import DeckSealed as DeckSealed
 from domain.shared.dealing import HandDealt as HandDealt
-from domain.shared.outcome import GameEnded as GameEnded
 from domain.shared.passing import CardsHanded
 from domain.shared.passing import CardsPassed as CardsPassed
 from domain.shared.passing import CardsReceived as CardsReceived
+from domain.shared.passing import PassCards as PassCards
+from domain.shared.tricks import CardPlayed as CardPlayed
+
+
+@dataclass(frozen=True, slots=True)
+class ChoosePassCount(Command):
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeRelics(Command):
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassRelics(Command):
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +95,6 @@ class HuntStarted(Event):
 
     leader: int
     special: bool
-
-
-@dataclass(frozen=True, slots=True)
-class CardPlayed(Event):
-    seat: int
-    card: Card
 
 
 @dataclass(frozen=True, slots=True)

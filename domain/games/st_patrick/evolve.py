@@ -8,8 +8,8 @@ from domain.games.st_patrick import events as ev
 from domain.games.st_patrick.state import RELICS, State, bites_of, initial_state
 from domain.kit.decider import Event
 from domain.kit.dispatch import Applier, evolver
+from domain.kit.outcome import game_ended
 from domain.shared.dealing import hand_dealt
-from domain.shared.outcome import game_ended
 from domain.shared.passing import cards_passed
 from domain.shared.tricks import card_played, next_seat
 from domain.shared.tuples import set_at

@@ -6,9 +6,9 @@ from __future__ import annotations
 from domain.games.st_patrick.events import CardPlayed, TrickWon
 from domain.games.st_patrick.evolve import evolve
 from domain.games.st_patrick.state import SNAKE, State, total_bites
+from domain.kit.cards import Card
 from domain.kit.checks import check_held, check_seat
 from domain.kit.decider import Event, IllegalAction
-from domain.shared.cards import Card
 from domain.shared.tricks import PlayCard, highest_of_led, led_suit, playable_cards, trick_cards
 from domain.shared.tricks import card_turn as turn
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from domain.games.st_patrick.commands import PassRelics, TakeRelics
 from domain.games.st_patrick.events import (
     HandPassed,
     HuntStarted,
+    PassRelics,
     RelicPhaseStarted,
     RelicsCursed,
     RelicsDeclined,
     RelicsTaken,
+    TakeRelics,
 )
 from domain.games.st_patrick.evolve import evolve
 from domain.games.st_patrick.state import ST_PATRICK, State, holder_of

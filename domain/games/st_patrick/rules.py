@@ -4,8 +4,15 @@ own."""
 
 from __future__ import annotations
 
-from domain.games.st_patrick.commands import ChoosePassCount, PassCards, PassRelics, TakeRelics
-from domain.games.st_patrick.events import PassCountAwaited, PassCountSet, RelicPhaseStarted
+from domain.games.st_patrick.events import (
+    ChoosePassCount,
+    PassCards,
+    PassCountAwaited,
+    PassCountSet,
+    PassRelics,
+    RelicPhaseStarted,
+    TakeRelics,
+)
 from domain.games.st_patrick.evolve import evolve  # re-exported: rules = decide + evolve
 from domain.games.st_patrick.hunt import play_card
 from domain.games.st_patrick.relics import decline_relics, take_relics

@@ -11,7 +11,7 @@ from domain.games.st_patrick.state import (
     snakes_won,
 )
 from domain.kit.decider import Event, IllegalAction
-from domain.shared.ranking import Ranks, by_final_figures
+from domain.kit.ranking import Ranks, by_final_figures
 
 
 def life_changes(

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from domain.games.st_patrick.bots import choose_play, danger, relics_to_take
 from domain.games.st_patrick.scoring import life_changes
 from domain.games.st_patrick.state import RELICS, SNAKE, ST_PATRICK, SUITS, bites_of
-from domain.shared.cards import Card
-from domain.shared.tricks import Play
+from domain.kit.cards import Card
+from domain.shared.tricks import ListTrick, Play
 
 LIFE_SCALE = 4.0  # points of life over which being ahead turns from a toss-up to near sure
 
@@ -31,7 +31,7 @@ def basic_pass(hand: list[Card], count: int) -> list[Card]:
 
 
 @dataclass(slots=True)
-class Round:
+class Round(ListTrick):
     players: int
     hands: list[list[Card]]
     life: list[int]
@@ -123,28 +123,21 @@ class Round:
 
     # --- the hunt (S7) ---------------------------------------------------------------------
 
-    def to_play(self) -> int:
-        return (self.leader + len(self.trick)) % self.players
-
     def playable(self, seat: int) -> list[Card]:
+        """Must follow suit; without first_lead_snake_allowed, the first lead is no snake if it
+        can be."""
+        if self.trick or self.tricks_played or self.snake_lead:
+            return ListTrick.playable(self, seat)  # no super(): a slots dataclass is a new class
         hand = self.hands[seat]
-        if self.trick:
-            led = self.trick[0].card.suit
-            return [card for card in hand if card.suit == led] or list(hand)
-        if self.tricks_played == 0 and not self.snake_lead:
-            return [card for card in hand if card.suit != SNAKE] or list(hand)
-        return list(hand)
+        return [card for card in hand if card.suit != SNAKE] or list(hand)
 
     def play(self, seat: int, card: Card) -> None:
         self.hands[seat].remove(card)
         self.trick.append(Play(seat, card))
         if len(self.trick) < self.players:
             return
-        led = self.trick[0].card.suit
-        best = self.trick[0]
-        for play in self.trick[1:]:
-            if play.card.suit == led and play.card.rank > best.card.rank:
-                best = play
+        best = self.winning()
+        assert best is not None  # the trick is full
         self.bites[best.seat] += sum(bites_of(play.card) for play in self.trick)
         self.snakes[best.seat] += sum(play.card.suit == SNAKE for play in self.trick)
         self.leader, self.trick = best.seat, []

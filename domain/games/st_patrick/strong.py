@@ -22,13 +22,13 @@ from typing import Any
 from domain.games.st_patrick.bots import basic_bot, danger
 from domain.games.st_patrick.simulator import Round, passed, shown
 from domain.games.st_patrick.state import DECK, HAND_SIZES, MAX_PASS, SNAKE, ST_PATRICK
+from domain.kit.budget import Budget, Iterations
+from domain.kit.cards import Card, cards_json
 from domain.kit.game_type import Rng
 from domain.kit.templates import seat_templates
 from domain.search import flat
-from domain.search.budget import Budget, Iterations
 from domain.search.views import cards_of, pairs, plays_of
 from domain.search.worlds import deal_hidden, voids_in
-from domain.shared.cards import Card, cards_json
 
 DEFAULT_ITERATIONS = 200
 # In each world every other seat takes relics at random with this chance, else as the basic

@@ -17,8 +17,8 @@ from domain.games.st_patrick.state import (
     sort_cards,
     to_act,
 )
+from domain.kit.cards import cards_json
 from domain.kit.game_view import game_view, you_json
-from domain.shared.cards import cards_json
 from domain.shared.passing import choices_json
 from domain.shared.tricks import plays_json
 

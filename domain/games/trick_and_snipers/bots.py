@@ -7,10 +7,10 @@ from typing import Any
 
 from domain.games.trick_and_snipers.rules import is_snipe
 from domain.games.trick_and_snipers.state import POINT_RANK, SNIPE_TOTAL
+from domain.kit.budget import Budget
+from domain.kit.cards import Card, cards_json
 from domain.kit.game_type import Rng
 from domain.kit.templates import seat_templates
-from domain.search.budget import Budget
-from domain.shared.cards import Card, cards_json
 from domain.shared.tricks import Play, highest_of_led
 
 

@@ -17,8 +17,8 @@ from domain.games.trick_and_snipers.events import (
 from domain.games.trick_and_snipers.state import State, WonTrick
 from domain.kit.decider import Event
 from domain.kit.dispatch import Applier, evolver
+from domain.kit.outcome import game_ended
 from domain.shared.dealing import hand_dealt, undealt
-from domain.shared.outcome import game_ended
 from domain.shared.passing import cards_passed
 from domain.shared.tricks import card_played
 from domain.shared.tuples import set_at

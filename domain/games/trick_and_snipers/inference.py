@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from domain.games.trick_and_snipers.bots import choose_play
 from domain.games.trick_and_snipers.rules import is_snipe
 from domain.games.trick_and_snipers.state import POINT_RANK, SNIPE_TOTAL, SUITS
+from domain.kit.cards import Card
 from domain.kit.game_type import Rng
-from domain.shared.cards import Card
 from domain.shared.tricks import Play, highest_of_led
 
 Hands = Mapping[int, Sequence[Card]]

@@ -12,9 +12,9 @@ from domain.games.trick_and_snipers.state import (
     State,
     deck_for,
 )
+from domain.kit.cards import Card
 from domain.kit.decider import Command, Deal, Event, IllegalAction
 from domain.kit.dispatch import Handler, decide_command
-from domain.shared.cards import Card
 from domain.shared.dealing import checked_deck, deal_events, first_leader
 from domain.shared.passing import pass_cards
 from domain.shared.tricks import PlayCard, Trick, checked_play, highest_of_led, led_suit

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.games.trick_and_snipers.events import GameEnded, TrickWon
 from domain.games.trick_and_snipers.state import POINT_RANK, POINTS_TO_WIN
-from domain.shared.ranking import Ranks, by_final_figures
+from domain.kit.ranking import Ranks, by_final_figures
 from domain.shared.tricks import Trick, highest_of_led, trick_cards
 
 

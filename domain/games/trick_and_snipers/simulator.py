@@ -15,12 +15,12 @@ from domain.games.trick_and_snipers.state import (
     SNIPE_TOTAL,
     SUITS,
 )
-from domain.shared.cards import Card
-from domain.shared.tricks import Play
+from domain.kit.cards import Card
+from domain.shared.tricks import ListTrick, Play
 
 
 @dataclass(slots=True)
-class Sim:
+class Sim(ListTrick):
     players: int
     hands: list[list[Card]]
     leader: int
@@ -39,26 +39,6 @@ class Sim:
             list(self.trick),
             self.last_sniper,
         )
-
-    def to_play(self) -> int:
-        return (self.leader + len(self.trick)) % self.players
-
-    def playable(self, seat: int) -> list[Card]:
-        hand = self.hands[seat]
-        if not self.trick:
-            return list(hand)
-        led = self.trick[0].card.suit
-        return [card for card in hand if card.suit == led] or list(hand)
-
-    def winning(self) -> Play | None:
-        if not self.trick:
-            return None
-        led = self.trick[0].card.suit
-        best = self.trick[0]
-        for play in self.trick[1:]:
-            if play.card.suit == led and play.card.rank > best.card.rank:
-                best = play
-        return best
 
     def play(self, seat: int, card: Card) -> tuple[int, ...] | None:
         """Plays the card; the winners once the game is over (T6), else None."""

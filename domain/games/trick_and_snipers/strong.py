@@ -23,13 +23,13 @@ from domain.games.trick_and_snipers import inference
 from domain.games.trick_and_snipers.bots import choose_pass, choose_play
 from domain.games.trick_and_snipers.simulator import Sim, pass_all, share, shown
 from domain.games.trick_and_snipers.state import HAND_SIZES, PASS_COUNT, SNIPE_TOTAL, deck_for
+from domain.kit.budget import Budget, Iterations
+from domain.kit.cards import Card, cards_json
 from domain.kit.game_type import Rng
 from domain.kit.templates import seat_templates
 from domain.search import flat
-from domain.search.budget import Budget, Iterations
 from domain.search.views import cards_of, pairs, plays_of
 from domain.search.worlds import deal_hidden, voids_in
-from domain.shared.cards import Card, cards_json
 from domain.shared.tricks import Play, highest_of_led
 
 DEFAULT_ITERATIONS = 200

@@ -15,8 +15,8 @@ from domain.games.trick_and_snipers.state import (
     to_act,
     trick_number,
 )
+from domain.kit.cards import cards_json
 from domain.kit.game_view import game_view, you_json
-from domain.shared.cards import cards_json
 from domain.shared.passing import choices_json
 from domain.shared.tricks import card_turn as turn
 from domain.shared.tricks import led_suit, playable_cards, plays_json

@@ -9,11 +9,12 @@ from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
 from domain.kit.build import build_game
+from domain.kit.cards import Card, build_deck, cards_json
 from domain.kit.decider import Command, Deal, Event, fold
 from domain.kit.dispatch import decide_command, evolver
-from domain.kit.game_state import DEALING
+from domain.kit.game_state import DEALING, Outcome
 from domain.kit.game_view import game_view, you_json
-from domain.shared.cards import Card, build_deck, cards_json
+from domain.kit.outcome import GameEnded, game_ended
 from domain.shared.dealing import (
     DealCommitted,
     DeckSealed,
@@ -23,7 +24,6 @@ from domain.shared.dealing import (
     first_leader,
     hand_dealt,
 )
-from domain.shared.outcome import GameEnded, Outcome, game_ended
 from domain.shared.tricks import PlayCard, Trick, card_played, card_turn, checked_play, plays_json
 from domain.shared.tuples import set_at
 

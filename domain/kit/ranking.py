@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from domain.shared.outcome import GameEnded
+from domain.kit.outcome import GameEnded
 
 Ranks = tuple[int, ...]
 

@@ -6,14 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.kit.decider import Event
-from domain.kit.game_state import FINISHED, S
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    final: dict[str, dict[str, int]]
+from domain.kit.game_state import FINISHED, Outcome, S
 
 
 @dataclass(frozen=True, slots=True)
