@@ -41,7 +41,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 from urllib.parse import urlsplit
 
-from bench.stats import percentile
+from bench.support.stats import percentile
 
 OPEN_TIMEOUT = 30.0  # connect + response head
 OPEN_ATTEMPTS = 20  # tries per stream while refused (503)
@@ -59,8 +59,8 @@ class Status:
     open_now: int = 0
     opened: int = 0  # streams that got their 200
     pending: int = 0  # asked for, neither open nor given up yet
-    refusals: Counter = field(default_factory=Counter)  # non-200 answers, by status
-    failed: Counter = field(default_factory=Counter)  # streams given up on, by reason
+    refusals: Counter[str] = field(default_factory=Counter)  # non-200 answers, by status
+    failed: Counter[str] = field(default_factory=Counter)  # streams given up on, by reason
     ended: int = 0  # open streams the server closed (the game ended, or worse)
     first_ended_at: float = float("inf")  # epoch s when the server closed the first of them
     dropped: int = 0  # of those, without GameEnded on them, of games the bench did not end
@@ -68,11 +68,11 @@ class Status:
     backlog: int = 0  # events recorded before their stream opened (not timed)
     slow_connected: int = 0  # slow sockets connected now
     slow_connections: int = 0  # slow sockets connected in all
-    slow_closed: Counter = field(default_factory=Counter)  # how slow sockets ended
+    slow_closed: Counter[str] = field(default_factory=Counter)  # how slow sockets ended
     recent_p95: float = float("nan")  # lag p95 of the last RECENT events, s (for progress)
-    arrivals: array = field(default_factory=lambda: array("d"))  # epoch s, one per event
-    lags: array = field(default_factory=lambda: array("d"))  # arrival - recorded_at, s
-    slow_lifetimes: array = field(default_factory=lambda: array("d"))  # s until ended
+    arrivals: array[float] = field(default_factory=lambda: array("d"))  # epoch s, one per event
+    lags: array[float] = field(default_factory=lambda: array("d"))  # arrival - recorded_at, s
+    slow_lifetimes: array[float] = field(default_factory=lambda: array("d"))  # s until ended
 
 
 def raise_open_files_limit() -> int:
@@ -407,11 +407,12 @@ class ReaderProcess:
         self.process.join(30)
         return final
 
-    def _send(self, command: tuple) -> None:
+    def _send(self, command: tuple[Any, ...]) -> None:
         with self._lock:
             self._conn.send(command)
 
-    def _ask(self, command: tuple) -> Status:
+    def _ask(self, command: tuple[Any, ...]) -> Status:
         with self._lock:
             self._conn.send(command)
-            return self._conn.recv()
+            status: Status = self._conn.recv()
+            return status

@@ -6,7 +6,8 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 
 def percentile(values: Sequence[float], pct: float) -> float:
@@ -76,3 +77,17 @@ class Progress:
         else:
             sys.stderr.write(line + "\n")
         sys.stderr.flush()
+
+
+def in_threads(target: Callable[..., object], shares: Iterable[tuple[object, ...]]) -> None:
+    """One thread per share, `target(*share)`, all started, then all joined."""
+    threads = [threading.Thread(target=target, args=share, daemon=True) for share in shares]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def rounded(figures: dict[str, Any], digits: int = 2) -> dict[str, Any]:
+    """The figures, floats rounded (for the JSON and the table)."""
+    return {k: round(v, digits) if isinstance(v, float) else v for k, v in figures.items()}

@@ -22,8 +22,8 @@ from typing import Any
 
 import requests
 
-from bench.players import Api, PlayedTable, choose_action
-from bench.stats import Counter, Progress
+from bench.support.players import Api, PlayedTable, choose_action
+from bench.support.stats import Counter, Progress
 
 POLL = 0.2  # s before asking again when nobody can act (a worker's step is under way)
 PROBE_EVERY = 0.5
@@ -234,7 +234,8 @@ class PacedPlay:
         response, _ = api.call("GET", path, token)
         if response.status_code != 200:
             raise BadAnswer(f"GET {path}: {response.status_code}")
-        return response.json()
+        body: dict[str, Any] = response.json()
+        return body
 
     def _probe(self) -> None:
         while not self._stop.wait(PROBE_EVERY):
