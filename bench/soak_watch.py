@@ -1,6 +1,6 @@
 """What the soak watches on the server while it plays: the outbox (through /readyz: rows not yet
 done and the age of the oldest), the RQ queue's depth (Redis), and the memory of each server
-process it started (bench/server_procs.py), plus the small summaries it prints of them."""
+process it started (bench/support/server_procs.py), plus the small summaries it prints of them."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import redis
 import requests
 from rq import Queue
 
-from bench import server_procs
+from bench.support import server_procs
 
 
 @dataclass

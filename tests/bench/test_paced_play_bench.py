@@ -1,4 +1,4 @@
-"""bench/paced_play.py replaces a game the moment its last action ends it, and tells the bench,
+"""bench/support/paced_play.py replaces a game the moment its last action ends it, and tells the bench,
 which opens the new game's streams (bench/stream.py): a long phase keeps its streams. Served
 by a stand-in API that ends every game at its first action."""
 
@@ -12,8 +12,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from bench.paced_play import PacedPlay, PlayLog, Table, Timed
-from bench.players import Api
 from bench.stream import (
     Phase,
     kept_open,
@@ -22,6 +20,8 @@ from bench.stream import (
     slowest_near,
     table_paths,
 )
+from bench.support.paced_play import PacedPlay, PlayLog, Table, Timed
+from bench.support.players import Api
 
 TEMPLATE = {"type": "play_card", "cards": ["red-1"], "send": {"type": {"value": "play_card"}}}
 
