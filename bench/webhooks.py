@@ -96,7 +96,7 @@ def wait_until(check: Callable[[], bool], within: float) -> None:
 def latency(api: Api, s: Settings) -> Figures:
     receiver, host = Receiver(), api.json("POST", "/players", json={"name": "Host"})
     receiver.start()
-    guests = [api.json("POST", "/players", json={"name": f"Guest {i}"}) for i in range(s["players"])]
+    guests = [api.json("POST", "/players", json={"name": f"G{i}"}) for i in range(s["players"])]
     for g, guest in enumerate(guests):
         for w in range(s["per_player"]):
             receiver.hook(api, guest["key"], f"/hook/{g}/{w}")
@@ -168,7 +168,7 @@ BENCHMARK = Benchmark(
              " p95 < 500 ms, 100 endpoints"),
         Goal("missing_deliveries", "==", 0, about="all delivered"),
         Goal("latency_bad_signatures", "==", 0, about="every signature verified"),
-        Goal("outage_missing", "==", 0, about="a receiver down 120 s, then back, gets every notice"),
+        Goal("outage_missing", "==", 0, about="a receiver down 120 s, then back, gets every one"),
         Goal("outage_in_order", "==", True, about="its first arrivals in order"),
     ],  # fmt: skip
 )

@@ -1,5 +1,5 @@
-"""bench/support/paced_play.py replaces a game the moment its last action ends it, and tells the bench,
-which opens the new game's streams (bench/stream.py): a long phase keeps its streams. Served
+"""bench/support/paced_play.py replaces a game the moment its last action ends it, and tells the
+bench, which opens the new game's streams (bench/stream.py): a long phase keeps its streams. Served
 by a stand-in API that ends every game at its first action."""
 
 from __future__ import annotations
