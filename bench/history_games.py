@@ -1,11 +1,11 @@
 """Games for the history bench (bench/history.py), played by the service's own command code.
 
 Every game is played for real, through `events.commands.Commands` and `events.automation`
-(the code the API and the workers run), into a unit of work that records in memory what the
-Postgres one would write: the chained events, the stream row, the snapshot, seat tokens and
-invites, the players' seats and notices, and the outbox. Nothing is copied from another game:
-a seeded table's deals are derived from its game id (docs/audit.md, section 7), so a game
-replayed under a new id would deal other cards and fail its audit.
+(the code the API and the workers run), on the in-memory unit of work (events/memory.py);
+bench/history_load.py then writes what it holds through the Postgres store's own write path.
+Nothing is copied from another game: a seeded table's deals are derived from its game id
+(docs/audit.md, section 7), so a game replayed under a new id would deal other cards and fail
+its audit.
 
 Seat 0 is a player's (a human seat whose moves are chosen as the bot of the game's level
 would choose them, from that seat's view); the other seats are bots. A game is a pure
@@ -16,28 +16,20 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import Any, Self
+from collections.abc import Sequence
+from dataclasses import dataclass
 from uuid import UUID
 
 from domain.games import GAME_TYPES
-from domain.kit.decider import Event
 from domain.tables import table as tables
-from domain.tables.snapshot import table_to_json
 from domain.tables.table import Table, seats_to_act
 from domain.tables.view import view_table
-from events.audit.chain import CURRENT_FORMAT, GENESIS
 from events.automation import Automation
 from events.commands import Commands
 from events.committing import Committer
-from events.folding import CODE_VERSION
-from events.idempotent_requests import Claim
-from events.outbox import Work, decode, encode
-from events.pending_append import PendingAppend
-from events.postgres.repository import Repository
-from events.records import StoredEvent, StreamHead, chained_events, new_events
+from events.memory import MemoryStore
+from events.outbox import Work
+from events.records import StoredEvent
 from events.sealing import Sealer
 from events.seeds import random_hex
 
@@ -49,13 +41,11 @@ MIX: tuple[tuple[str, int, str, int], ...] = (
     ("ouroboros_trick", 4, "basic", 20),
     ("trick_and_snipers", 4, "basic", 15),
 )
-HUMAN_THINKS = (2.0, 20.0)  # seconds a player takes for a move
-BOT_THINKS = (0.2, 1.5)  # seconds between a commit and the bot's move on the workers
 
 
 @dataclass(frozen=True)
 class GameSpec:
-    """Which game to play, who plays it, when it starts, and how far to play it."""
+    """Which game to play, who plays it, and how far to play it."""
 
     index: int
     game_id: UUID
@@ -64,7 +54,6 @@ class GameSpec:
     level: str
     player: UUID  # holds seat 0
     creator: str
-    start: datetime
     stop_after: int | None = None  # None: to the end; else the player's first turn after so
     open_seat: bool = False  # seat 1 open: the table waits for someone to join (not dealt)
 
@@ -73,7 +62,6 @@ def spec_for(
     seed: int,
     index: int,
     players: Sequence[UUID],
-    start: datetime,
     active: bool = False,
 ) -> GameSpec:
     """The game `index` of a history, from the seed alone: the same spec every time."""
@@ -84,49 +72,23 @@ def spec_for(
     creator = "address-" + hashlib.sha256(player.bytes).hexdigest()[:16]
     stop_after = rng.randrange(0, 16) if active else None
     open_seat = active and rng.random() < 0.1
-    return GameSpec(
-        index, game_id, game_type, seats, level, player, creator, start, stop_after, open_seat
-    )
-
-
-@dataclass
-class OutboxRow:
-    """An outbox row: written at a commit, done when a worker did it."""
-
-    version: int
-    kind: str
-    urgent: bool
-    created_at: datetime
-    done_at: datetime | None = None
-
-
-@dataclass
-class HeldSeat:
-    """A player's seat (player_seats): who holds it, and the version of their last move."""
-
-    player: UUID
-    last_acted_version: int = 0
+    return GameSpec(index, game_id, game_type, seats, level, player, creator, stop_after, open_seat)
 
 
 @dataclass
 class PlayedGame:
-    """What the service's database holds for one game once it has been played this far."""
+    """One game as the unit of work left it: what the service's database holds for it."""
 
     spec: GameSpec
-    events: list[StoredEvent] = field(default_factory=list)
-    table: Table | None = None
-    snapshot: tuple[int, dict[str, Any]] | None = None
-    tokens: dict[int, str] = field(default_factory=dict)
-    invites: dict[int, str] = field(default_factory=dict)
-    player_seats: dict[int, HeldSeat] = field(default_factory=dict)
-    notices: list[tuple[UUID, str, int, int, datetime]] = field(default_factory=list)
-    work: dict[tuple[int, str], OutboxRow] = field(default_factory=dict)
+    store: MemoryStore
 
     @property
-    def head(self) -> StreamHead:
-        if not self.events:
-            return StreamHead(0, GENESIS, CURRENT_FORMAT)
-        return StreamHead(self.events[-1].version, self.events[-1].hash, CURRENT_FORMAT)
+    def events(self) -> list[StoredEvent]:
+        return self.store.state.events.get(self.spec.game_id, [])
+
+    @property
+    def table(self) -> Table | None:
+        return self.store.state.tables.get(self.spec.game_id)
 
     @property
     def status(self) -> str:
@@ -136,128 +98,21 @@ class PlayedGame:
     def to_act(self) -> tuple[int, ...]:
         return () if self.table is None else seats_to_act(self.table)
 
+    def by_seat(self, held: dict[tuple[UUID, int], str]) -> dict[int, str]:
+        """A (game, seat)-keyed map of the store's as seat -> value (tokens, invites...)."""
+        return {seat: value for (_, seat), value in sorted(held.items())}
 
-class RecordingUnitOfWork:
-    """The unit of work of events/unit_of_work.py over one PlayedGame, at the recorder's clock.
-    No rollback: a command that fails fails the whole game (a bug to see, not to hide)."""
+    @property
+    def notices(self) -> list[tuple[int, UUID, str, int]]:
+        """(version, player, kind, seat) in the order the commits told them."""
+        state = self.store.state
+        return [(v, UUID(p), kind, seat) for p, kind, _, v, seat in state.notices]
 
-    def __init__(self, game: PlayedGame, clock: Clock) -> None:
-        self.game = game
-        self.clock = clock
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *raised: object) -> None:
-        pass
-
-    def claim(self, scope: str, key_id: str, request_hash: str) -> Claim:
-        raise NotImplementedError("history games send no Idempotency-Key")
-
-    def complete(self, scope: str, key_id: str, record: dict) -> None:
-        raise NotImplementedError("history games send no Idempotency-Key")
-
-    def create_stream(self, game_id: UUID, game_type: str, creator: str = "") -> StreamHead:
-        return self.game.head
-
-    def lock(self, game_id: UUID) -> StreamHead:
-        return self.game.head
-
-    def lock_as(self, game_id: UUID, token: str) -> tuple[StreamHead, int | None]:
-        seats = [seat for seat, held in self.game.tokens.items() if held == token]
-        return self.game.head, seats[0] if seats else None
-
-    def load(self, game_id: UUID, head: StreamHead) -> Table:
-        assert self.game.table is not None
-        return self.game.table
-
-    def append(
-        self,
-        game_id: UUID,
-        head: StreamHead,
-        events: Sequence[Event],
-        table: Table,
-        acted: int | None = None,
-    ) -> PendingAppend:
-        stored = chained_events(game_id, head, new_events(events), self.clock.now)
-        self.game.events.extend(stored)
-        self.game.table = table
-        version = stored[-1].version
-        if Repository.snapshot_due(head.version, version, table):
-            self.game.snapshot = (version, {"code": CODE_VERSION, "table": table_to_json(table)})
-        if acted is not None and acted in self.game.player_seats:
-            self.game.player_seats[acted].last_acted_version = version
-        appended = PendingAppend(stored)
-        appended.mark_sent(stored)  # recorded at once: this unit never rolls back
-        return appended
-
-    def add_work(
-        self, game_id: UUID, version: int, work: Sequence[Work], urgent: bool = False
-    ) -> None:
-        for item in work:
-            key = (version, encode(item))
-            self.game.work.setdefault(key, OutboxRow(version, key[1], urgent, self.clock.now))
-
-    def work_done(self, game_id: UUID, version: int, work: Work) -> None:
-        row = self.game.work.get((version, encode(work)))
-        if row is not None and row.done_at is None:
-            row.done_at = self.clock.now
-
-    def save_tokens(self, game_id: UUID, tokens: Mapping[int, str]) -> None:
-        self.game.tokens.update(tokens)
-
-    def revoke_token(self, game_id: UUID, seat: int) -> None:
-        self.game.tokens.pop(seat, None)
-
-    def wake_streams(self, game_id: UUID) -> None:
-        pass
-
-    def seat_players(
-        self, game_id: UUID, seated: Mapping[int, str], unseated: Sequence[int]
-    ) -> None:
-        for seat in unseated:
-            self.game.player_seats.pop(seat, None)
-        for seat, player in seated.items():
-            self.game.player_seats[seat] = HeldSeat(UUID(player))
-
-    def tell_players(
-        self, game_id: UUID, version: int, notices: Sequence[tuple[str, str, int]]
-    ) -> None:
-        for player, kind, seat in notices:
-            self.game.notices.append((UUID(player), kind, version, seat, self.clock.now))
-
-    def save_invites(self, game_id: UUID, invites: Mapping[int, str]) -> None:
-        self.game.invites.update(invites)
-
-    def set_timers(
-        self, game_id: UUID, waiting: dict[int, int], seconds: int, new: Sequence[StoredEvent]
-    ) -> dict[int, datetime]:
-        raise NotImplementedError("history tables have no turn timers")
-
-    def deadline(self, game_id: UUID, seat: int, since: int) -> datetime | None:
-        return None
-
-    def invite_matches(self, game_id: UUID, seat: int, invite: str) -> bool:
-        return self.game.invites.get(seat) == invite
-
-    def save_seed_commitment(
-        self, commitment_id: UUID, server_seed: str, lasts: timedelta
-    ) -> datetime:
-        raise NotImplementedError("history tables draw their seeds at creation")
-
-    def take_seed_commitment(self, commitment_id: UUID) -> str | None:
-        return None
-
-
-class Clock:
-    """The moment of the next unit of work: games are played in simulated time."""
-
-    def __init__(self, start: datetime, rng: random.Random) -> None:
-        self.now = start
-        self._rng = rng
-
-    def wait(self, span: tuple[float, float]) -> None:
-        self.now += timedelta(seconds=self._rng.uniform(*span))
+    @property
+    def work(self) -> list[tuple[int, Work, bool, bool]]:
+        """(version, work, urgent, done) of each outbox row."""
+        state = self.store.state
+        return [(v, w, state.urgent[g, v, w], done) for (g, v, w), done in state.work.items()]
 
 
 class NeverEnded(RuntimeError):
@@ -271,15 +126,13 @@ def play(spec: GameSpec, bot_secret: bytes, sealing_secret: bytes) -> PlayedGame
     """Plays `spec` through the command service: to the end, or (an active table) up to the
     player's turn after `stop_after` decisions, or (an open seat) just created."""
     rng = random.Random(f"play/{spec.game_id}")
-    game = PlayedGame(spec)
-    clock = Clock(spec.start, rng)
-
-    def unit() -> RecordingUnitOfWork:
-        return RecordingUnitOfWork(game, clock)
-
+    store = MemoryStore()
+    game = PlayedGame(spec, store)
     committer = Committer(deal_rng=rng)
-    commands = Commands(unit, Sealer(sealing_secret), committer, lambda: random_hex(rng, 64))
-    automation = Automation(unit, committer, bot_secret=bot_secret)
+    commands = Commands(
+        store.unit_of_work, Sealer(sealing_secret), committer, lambda: random_hex(rng, 64)
+    )
+    automation = Automation(store.unit_of_work, committer, bot_secret=bot_secret)
     game_type = GAME_TYPES[spec.game_type]
     seats = [tables.SeatInfo(tables.HUMAN, f"player {spec.index}", player=str(spec.player))]
     seats += [tables.SeatInfo(tables.BOT, level=spec.level)] * (spec.seats - 1)
@@ -295,15 +148,13 @@ def play(spec: GameSpec, bot_secret: bytes, sealing_secret: bytes) -> PlayedGame
         assert table is not None
         if table.status == "finished":
             return game
-        pending = [(row.version, row.kind) for row in game.work.values() if row.done_at is None]
+        pending = store.pending_work(spec.game_id)
         if pending:
-            clock.wait(BOT_THINKS)
-            for version, kind in pending:
-                automation.run_work(spec.game_id, version, decode(kind))
+            for version, work in pending:
+                automation.run_work(spec.game_id, version, work)
         elif 0 in seats_to_act(table):
             if spec.stop_after is not None and decisions >= spec.stop_after:
                 return game
-            clock.wait(HUMAN_THINKS)
             action = game_type.bots[spec.level](view_table(table, 0), rng)
             commands.act(spec.game_id, 0, action)
         else:

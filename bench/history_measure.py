@@ -23,9 +23,9 @@ from uuid import UUID
 
 import psycopg
 
-from bench.players import Api, TablePlayer, Tally, expect, play_bot_game
-from bench.service import Service, started_service
-from bench.stats import percentile
+from bench.support.players import Api, TablePlayer, Tally, expect, play_bot_game
+from bench.support.service import Service, started_service
+from bench.support.stats import percentile
 from events.postgres.audit_cache import all_passed
 
 ACTION_GAME = "trick_and_snipers"
@@ -231,22 +231,18 @@ FIGURES = (
 GOAL = 1.2
 
 
-def ratio_table(empty: Samples, history: Samples) -> tuple[list[str], bool]:
-    """The lines of the table of ratios, and whether every ratio meets the goal."""
-    lines = [f"{'measure':<42} {'empty':>10} {'history':>10} {'ratio':>7}  goal <= {GOAL}"]
-    met = True
+def figure_name(figure: Figure) -> str:
+    return f"{figure.samples}_p{figure.pct:g}_ratio"
+
+
+def ratios(empty: Samples, history: Samples) -> dict[str, float]:
+    """Each figure on both stores (ms) and its ratio history / empty."""
+    found: dict[str, float] = {}
     for figure in FIGURES:
         before = empty.figure(figure.samples, figure.pct)
         after = history.figure(figure.samples, figure.pct)
-        ratio = after / before if before > 0 else float("nan")
-        ok = ratio <= GOAL
-        met = met and ok
-        lines.append(
-            f"{figure.label:<42} {_ms(before):>10} {_ms(after):>10} {ratio:>7.2f}"
-            f"  {'PASS' if ok else 'FAIL'}"
-        )
-    return lines, met
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.2f} s"
+        name = figure_name(figure)
+        found[name.replace("_ratio", "_empty_ms")] = round(1000 * before, 2)
+        found[name.replace("_ratio", "_history_ms")] = round(1000 * after, 2)
+        found[name] = round(after / before, 3) if before > 0 else float("nan")
+    return found

@@ -161,11 +161,21 @@ BENCHMARK = Benchmark(
     run=run,
     needs_service=True,
     service_env={"WEBHOOKS_ALLOW_PRIVATE": "1"},  # the receiver is on 127.0.0.1
-    settings={"players": (20, 2), "per_player": (5, 2), "rounds": (10, 1),
-              "down_seconds": (120.0, 3.0), "every": (2.0, 1.0)},  # fmt: skip
+    settings={
+        "players": (20, 2),
+        "per_player": (5, 2),
+        "rounds": (10, 1),
+        "down_seconds": (120.0, 3.0),
+        "every": (2.0, 1.0),
+    },  # fmt: skip
     goals=[
-        Goal("commit_to_receiver_p95_ms", "<", 500, "ms", "webhooks: commit to a local receiver"
-             " p95 < 500 ms, 100 endpoints"),
+        Goal(
+            "commit_to_receiver_p95_ms",
+            "<",
+            500,
+            "ms",
+            "webhooks: commit to a local receiver p95 < 500 ms, 100 endpoints",
+        ),
         Goal("missing_deliveries", "==", 0, about="all delivered"),
         Goal("latency_bad_signatures", "==", 0, about="every signature verified"),
         Goal("outage_missing", "==", 0, about="a receiver down 120 s, then back, gets every one"),

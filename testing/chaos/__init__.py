@@ -1,2 +1,2 @@
 """Real processes (gunicorn, workers, Redis, Postgres) playing whole games while one of them is
-killed or restarted: the scenarios of tests/chaos and bench/chaos.py."""
+killed or restarted: the scenarios of tests/chaos and tools/chaos.py."""

@@ -1,7 +1,7 @@
 """The chaos scenarios: real processes (gunicorn, `python -m workers`, Redis, Postgres) play
 whole games through the HTTP API while one of them is killed or restarted. Each returns its
 figures (how long until every game progressed again) and raises AssertionError listing what
-went wrong. Used by tests/chaos/test_chaos.py and bench/chaos.py."""
+went wrong. Used by tests/chaos/test_chaos.py and tools/chaos.py."""
 
 from __future__ import annotations
 

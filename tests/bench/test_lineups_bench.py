@@ -1,4 +1,4 @@
-"""bench.lineups's core on a handful of games: the lineup's levels take every order round
+"""lineups's core on a handful of games: the lineup's levels take every order round
 the table in turn, each game's places are the game's own ranking, a pair's share counts a
 shared place as half, and the levels are rated in game order as the server rates players."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from bench.lineups import Job, Record, above_share, play_game, ratings, seating
+from bench.bot_strength.lineups import Job, Record, above_share, play_game, ratings, seating
 
 
 def test_the_levels_take_every_order_round_the_table_in_turn():

@@ -5,8 +5,8 @@ for k discarded, a trick lost costs one card. So it wins tricks whose lowest car
 ducks the others and sheds its highest card when it cannot use it there. It leads the highest
 card of its shortest suit, and discards whole short suits, one suit at a time: void in a led
 suit, any card it plays is a trump, so it can take a cheap trick with a low card. (Measured with
-bench/tournament.py against the other obvious discards: lowest cards first, highest first,
-keeping the lowest card, emptying only suits of one or two cards.)
+bench/bot_strength/tournament.py against the other obvious discards: lowest cards first,
+highest first, keeping the lowest card, emptying only suits of one or two cards.)
 """
 
 from __future__ import annotations

@@ -35,8 +35,8 @@ DEFAULT_ITERATIONS = 200
 # bot. A basic bot never empties the middle, so a model of basic seats alone never foresees a
 # curse (S5) and holds relics too freely; a seat that takes at random, or a human emptying the
 # middle on purpose, curses them. 0.3 kept the strong bot's edge over basic seats alone
-# (bench/tournament.py) and made it finish above basic at tables with a random bot
-# (bench/lineups.py, docs/benchmarks.md).
+# (bench/bot_strength/tournament.py) and made it finish above basic at tables with a random bot
+# (bench/bot_strength/lineups.py, docs/benchmarks.md).
 WILD_CHANCE = 0.3
 DRAWS = 64  # uniform draws per world for its wild seats' choices
 PASS_POOL = 7  # passing 2 cards: every pair among the 7 most dangerous

@@ -4,8 +4,8 @@ result screen at both sizes, the replay viewer with its verified badge, a guide,
 the player's tables and the player's own page (its key not shown), "Play now" searching and a
 leaderboard.
 
-    .venv/bin/python -m bench.screenshots            # starts its own service, as `make run` does
-    .venv/bin/python -m bench.screenshots --url http://127.0.0.1:8000 --languages fr
+    .venv/bin/python -m tools.screenshots            # starts its own service, as `make run` does
+    .venv/bin/python -m tools.screenshots --url http://127.0.0.1:8000 --languages fr
 
 Plays as seat 0 against `basic` bots by clicking the page, the way a person would, in a browser
 whose language is the one pictured (the page follows it). The leaderboard is made first, of
@@ -28,7 +28,7 @@ from pathlib import Path
 import requests
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from bench.service import started_service
+from bench.support.service import started_service
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 PHONE = {"width": 360, "height": 740}

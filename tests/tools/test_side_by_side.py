@@ -1,4 +1,4 @@
-"""bench/side_by_side.py: the other revision is checked out beside this one for the run only."""
+"""tools/side_by_side.py: the other revision is checked out beside this one for the run only."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import subprocess
 
 import pytest
 
-from bench.service import REPO
-from bench.side_by_side import worktree
-from bench.stats import median
+from bench.support.service import REPO
+from bench.support.stats import median
+from tools.side_by_side import worktree
 
 
 def worktrees() -> str:

@@ -2,8 +2,8 @@
 workers, Redis and Postgres; whole games played through the HTTP API) and prints, for each,
 how long after the fault every game in play progressed again.
 
-    .venv/bin/python -m bench.chaos                  # every scenario once
-    .venv/bin/python -m bench.chaos --repeat 3 --scenario redis
+    .venv/bin/python -m tools.chaos                  # every scenario once
+    .venv/bin/python -m tools.chaos --repeat 3 --scenario redis
 
 Uses DATABASE_URL's server for a scratch database per scenario (dropped afterwards) when set,
 else an embedded Postgres (pgserver) in a throwaway directory; Redis is always the scenario's

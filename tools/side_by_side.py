@@ -1,7 +1,7 @@
 """The API's CPU per action, this checkout against another revision, both served at once.
 
-    .venv/bin/python -m bench.side_by_side --ref f62d49c
-    .venv/bin/python -m bench.side_by_side --ref HEAD~3 --game st_patrick --rounds 8
+    .venv/bin/python -m tools.side_by_side --ref f62d49c
+    .venv/bin/python -m tools.side_by_side --ref HEAD~3 --game st_patrick --rounds 8
 
 On this machine the same code's CPU per action drifts by a quarter from one minute to the
 next, so runs one after the other cannot show a change of a tenth. Here both APIs run side by
@@ -34,10 +34,10 @@ from typing import Any
 
 import psutil
 
-from bench import server_procs
-from bench.players import Api, TablePlayer, Tally
-from bench.service import REPO, second_api, started_service
-from bench.stats import Progress, median
+from bench.support import server_procs
+from bench.support.players import Api, TablePlayer, Tally
+from bench.support.service import REPO, second_api, started_service
+from bench.support.stats import Progress, median
 
 WARMUP = 10  # uncounted actions per client before each round
 
