@@ -151,7 +151,7 @@ BENCHMARK = Benchmark(
     needs_service=True,
     settings={
         "games": (100_000, 20),
-        "active": (1_000, 4),
+        "active": (1_000, 60),
         "seed": 1,
         "database": "cardroom_history",
         "workers": (2, 1),

@@ -21,10 +21,11 @@ from collections import Counter
 from typing import Any
 
 from bench.soak_play import SoakPlay
-from bench.soak_watch import Watcher, per_minute, rss_by_role
+from bench.soak_watch import Watcher, per_minute
 from bench.stream import load_average, log_findings
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.paced_play import posts_between
+from bench.support.server_procs import rss_by_process
 from bench.support.service import embedded_redis_url
 from bench.support.sse_reader import ReaderProcess, Status
 from bench.support.stats import ms, percentile
@@ -59,9 +60,9 @@ class Soak:
             self.reader.open(self.play.take_streams(), OPEN_CONCURRENCY)
             self.play.start()
             self.start = time.time()
-            self.rss["start"] = rss_by_role() if self.managed else {}
+            self.rss["start"] = rss_by_process() if self.managed else {}
             self.loop()
-            self.rss["end"] = rss_by_role() if self.managed else {}
+            self.rss["end"] = rss_by_process() if self.managed else {}
             self.rss.setdefault("after 1 min", self.rss["end"])
         finally:
             self.end = time.time()
@@ -82,7 +83,7 @@ class Soak:
             status = self.reader.status()
             sample = self.watcher.sample(status.open_now)
             if self.managed and now >= self.start + 60 * (len(self.rss_by_minute) + 1):
-                self.rss_by_minute.append(rss_by_role())
+                self.rss_by_minute.append(rss_by_process())
                 self.rss.setdefault("after 1 min", self.rss_by_minute[0])
             if now >= next_line:
                 posts = len(self.play.log.posts)

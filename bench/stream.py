@@ -11,10 +11,7 @@ also has games end (and be replaced) at a steady rate from the first phase on. T
   2. (`streams` > 0) the streams opened, `open_concurrency` handshakes at a time, per table its
      4 seat streams (?access_token=) and spectators: the same play again, with delivery
      latency (arrival less `recorded_at`, events recorded after their stream opened), POST
-     latency, RSS and bytes per stream;
-  3. (`slow_clients` > 0) that many more sockets that each send one header line every
-     `slow_interval` s and never finish their request: POST latency against the phase
-     before, and any request that failed or timed out.
+     latency, RSS and bytes per stream.
 The streams are read by an asyncio client in a process of its own (bench/support/sse_reader.py).
 The service gets MAX_STREAMS=`max_streams` and MAX_STREAMS_PER_CLIENT=0 (every stream comes
 from one address); `fanout` says who holds the streams (the API's workers, as `make run`
@@ -62,7 +59,6 @@ class Phase:
     open_min: int | None  # streams open, the fewest seen (sampled every second)
     open_first: int | None  # streams open at the first sample
     open_max: int | None  # streams open, the most seen
-    slow_min: int | None  # slow sockets connected, the fewest seen
     busy_pct: float  # the machine's CPU, all processes
     steal_pct: float  # the machine's CPU taken by the hypervisor for others
     server_cpu_pct: float  # the server's processes (gunicorn, RQ workers), % of one CPU
@@ -204,8 +200,7 @@ def run_phase(name: str, seconds: float, play: PacedPlay, sampler: Sampler | Non
         if sampler is not None:
             st = sampler.last
             line += (
-                f"  streams open {st.open_now}  events {st.events}"
-                f"  p95 {ms(st.recent_p95):.0f} ms  slow {st.slow_connected}"
+                f"  streams open {st.open_now}  events {st.events}  p95 {ms(st.recent_p95):.0f} ms"
             )
         return line
 
@@ -229,24 +224,11 @@ def run_phase(name: str, seconds: float, play: PacedPlay, sampler: Sampler | Non
         open_min=min((st.open_now + st.pending for st in seen), default=None),
         open_first=seen[0].open_now + seen[0].pending if seen else None,
         open_max=max((st.open_now for st in seen), default=None),
-        slow_min=min((st.slow_connected for st in seen), default=None),
         busy_pct=round(busy_pct, 1),
         steal_pct=round(steal_pct, 1),
         server_cpu_pct=round(server_pct / (end - start), 1),
         reader_cpu_pct=round(reader_pct / (end - start), 1),
     )
-
-
-def connect_slow_clients(sampler: Sampler, count: int, path: str, interval: float) -> None:
-    sampler.reader.slow_clients(count, path, interval)
-
-    def render(elapsed: float) -> str:
-        return f"[slow clients] connected {sampler.last.slow_connected}/{count}  {elapsed:.0f} s"
-
-    deadline = time.monotonic() + 60
-    with Progress(render):
-        while sampler.sample().slow_connected < count and time.monotonic() < deadline:
-            time.sleep(0.5)
 
 
 def server_rss() -> tuple[int, list[int]]:
@@ -310,8 +292,7 @@ class CapacityRun:
         self.managed = managed
         pace = s["pace"]
         self.play = PacedPlay(url, s["game_type"], s["policy"], pace, s["drivers"], s["seed"])
-        reading = s["streams"] or s["slow_clients"]
-        self.reader = ReaderProcess(url, s["reader_nice"]) if reading else None
+        self.reader = ReaderProcess(url, s["reader_nice"]) if s["streams"] else None
         self.sampler = Sampler(self.reader) if self.reader else None
         self.figures: dict[str, Any] = {
             "game_type": s["game_type"],
@@ -335,11 +316,9 @@ class CapacityRun:
         final = None
         try:
             run_phase("warm-up", self.s["warmup_seconds"], self.play, None)
-            previous = self.quiet_phase()
+            quiet = self.quiet_phase()
             if self.s["streams"]:
-                previous = self.streams_phase(previous)
-            if self.s["slow_clients"]:
-                self.slow_phase(previous)
+                self.streams_phase(quiet)
         finally:
             self.play.stop()
             final = self.reader.stop() if self.reader else None
@@ -378,28 +357,9 @@ class CapacityRun:
         self.live = live
         return live
 
-    def slow_phase(self, previous: Phase) -> None:
-        assert self.sampler is not None
-        path = f"/games/{self.play.tables[0].id}"
-        connect_slow_clients(self.sampler, self.s["slow_clients"], path, self.s["slow_interval"])
-        slow = run_phase("slow clients", self.s["phase_seconds"], self.play, self.sampler)
-        self.figures |= phase_figures("slow", slow, self.play)
-        prefix = "streams" if previous is self.live else "quiet"
-        self.figures["slow_compared_with"] = previous.name
-        self.figures["post_p99_ratio_slow"] = ratio(
-            self.figures["slow_post_p99_ms"], self.figures[f"{prefix}_post_p99_ms"]
-        )
-        self.figures["new_connection_p99_ratio_slow"] = ratio(
-            self.figures["slow_new_connection_p99_ms"],
-            self.figures[f"{prefix}_new_connection_p99_ms"],
-        )
-        self.figures["slow_clients_connected_min"] = slow.slow_min
-
     def closing_figures(self, final: Status | None) -> dict[str, Any]:
         if final is not None and self.live is not None:
             self.figures |= delivery_figures(final, self.live)
-        if final is not None and self.s["slow_clients"]:
-            self.figures |= slow_client_figures(final)
         self.figures["failures_whole_run"] = failure_kinds(self.play)
         self.figures["rejected_actions"] = self.play.log.rejected
         self.figures["games_replaced"] = self.play.log.replaced
@@ -411,16 +371,6 @@ class CapacityRun:
 
 def load_average() -> str:
     return "/".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def slow_client_figures(final: Status) -> dict[str, Any]:
-    """How the server treated the slow sockets: how many, how they ended, after how long."""
-    return {
-        "slow_connections_made": final.slow_connections,
-        "slow_connections_ended": dict(final.slow_closed),
-        "slow_connection_life_p50_s": round(percentile(final.slow_lifetimes, 50), 2),
-        "slow_connection_life_max_s": round(max(final.slow_lifetimes, default=float("nan")), 2),
-    }
 
 
 def streams_summary(requested: int, status: Status, live: Phase) -> dict[str, Any]:
@@ -592,8 +542,6 @@ BENCHMARK = Benchmark(
         "open_concurrency": (200, 50),
         "max_streams": 11_000,
         "reader_nice": 0,
-        "slow_clients": 0,
-        "slow_interval": 4.0,
         "fanout": "embedded",
         "nodes": 1,
         "keep_log": "",
@@ -618,7 +566,5 @@ BENCHMARK = Benchmark(
         Goal(
             "server_rss_with_streams_gib", "<=", 2, "GiB", "memory of every server process <= 2 GiB"
         ),
-        Goal("post_p99_ratio_slow", "<=", 2, "x", "with slow clients: POST p99 <= 2 x without"),
-        Goal("slow_failed_requests", "==", 0, about="with slow clients: no request failed"),
     ],  # fmt: skip
 )

@@ -98,7 +98,7 @@ def record(mark: Benchmark, settings: Settings, context: Context, command: str) 
     except Skip as why:
         result["verdict"], result["skipped"] = SKIPPED, str(why)
         verdicts = [SKIPPED] * len(mark.goals)
-    except Exception as error:  # noqa: BLE001 - the other benchmarks of `all` still run
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - the others of `all` still run
         traceback.print_exc()
         result["verdict"], result["error"] = "error", f"{type(error).__name__}: {error}"
         verdicts = ["error"] * len(mark.goals)

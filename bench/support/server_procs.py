@@ -69,8 +69,20 @@ def total_rss(procs: Iterable[psutil.Process]) -> int:
     return sum(rss for _, rss in _readings(procs, _rss))
 
 
-def rss_by_process(procs: Iterable[psutil.Process]) -> dict[str, int]:
-    return {f"{proc.pid} {_cmdline(proc)[-60:]}": rss for proc, rss in _readings(procs, _rss)}
+def rss_by_process(procs: Iterable[psutil.Process] | None = None) -> dict[str, int]:
+    """RSS of each server process (default: those under this one), keyed by its kind and pid;
+    gunicorn's masters (whose parent is no gunicorn) as "api master PID"."""
+    found: dict[str, int] = {}
+    for proc, rss in _readings(app_processes() if procs is None else procs, _rss):
+        kind = kind_of(proc) or "other"
+        try:
+            parent = proc.parent()
+        except psutil.Error:
+            continue
+        if kind.startswith("api") and (parent is None or "gunicorn" not in _cmdline(parent)):
+            kind = "api master"
+        found[f"{kind} {proc.pid}"] = rss
+    return found
 
 
 def cpu_seconds(procs: Iterable[psutil.Process]) -> dict[int, float]:
