@@ -175,45 +175,20 @@ def run(context: Context, s: Settings) -> Figures:
 
 BENCHMARK = Benchmark(
     name="actions",
-    about="concurrent games through the HTTP API: actions/s, POST latency early and late, the"
-    " raw append rate, the bots' reaction",
+    about="concurrent games through the HTTP API: actions/s, POST latency early and late, the "
+    "raw append rate, the bots' reaction",
     run=run,
     needs_service=True,
-    settings={
-        "game": "trick_and_snipers",
-        "policy": "first",
-        "players": 4,
-        "clients": 8,
-        "games": (200, 8),
-        "warmup": (None, 0),
-        "late_version": None,
-        "session_per_seat": False,
-        "raw_seconds": (10.0, 1.0),
-        "bot_games": (12, 1),
-        "bot_clients": 4,
-        "poll": 0.05,
-        "seed": 1,
-    },  # fmt: skip
+    settings={"game": "trick_and_snipers", "policy": "first", "players": 4, "clients": 8,
+        "games": (200, 8), "warmup": (None, 0), "late_version": None, "session_per_seat": False,
+        "raw_seconds": (10.0, 1.0), "bot_games": (12, 1), "bot_clients": 4, "poll": 0.05,
+        "seed": 1},
     goals=[
-        Goal(
-            "late_early_ratio",
-            "<=",
-            1.25,
-            about="POST p50 of a game's last 10 actions / first"
-            " 10 <= 1.25 (or near `late_version` / the first 10)",
-        ),
-        Goal(
-            "api_vs_raw",
-            ">=",
-            0.40,
-            about="API actions/s >= 40 % of raw INSERT+COMMIT/s on the same Postgres",
-        ),
-        Goal(
-            "bot_after_human_p95_ms",
-            "<=",
-            250,
-            "ms",
-            "a bot's move committed <= 250 ms (p95) after the human's",
-        ),
-    ],  # fmt: skip
-)
+        Goal("late_early_ratio", "<=", 1.25, about="POST p50 of a game's last 10 actions / first "
+            "10 <= 1.25 (or near `late_version` / the first 10)"),
+        Goal("api_vs_raw", ">=", 0.40, about="API actions/s >= 40 % of raw INSERT+COMMIT/s on the "
+            "same Postgres"),
+        Goal("bot_after_human_p95_ms", "<=", 250, "ms", "a bot's move committed <= 250 ms (p95) "
+            "after the human's"),
+    ],
+)  # fmt: skip

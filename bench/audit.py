@@ -70,22 +70,11 @@ BENCHMARK = Benchmark(
     about="GET /games/{id}/audit of a long St Patrick game, re-deciding every move",
     run=run,
     needs_service=True,
-    settings={
-        "min_events": (600, 50),
-        "search": (300, 5),
-        "calls": (30, 3),
-        "games": (50, 2),
-        "seed": 1,
-    },  # fmt: skip
+    settings={"min_events": (600, 50), "search": (300, 5), "calls": (30, 3), "games": (50, 2),
+        "seed": 1},
     goals=[
-        Goal(
-            "audit_wall_p50_ms",
-            "<",
-            150,
-            "ms",
-            "`GET /games/{id}/audit` of a 600-event St"
-            " Patrick game, re-deciding every move, p50 < 150 ms",
-        ),
+        Goal("audit_wall_p50_ms", "<", 150, "ms", "`GET /games/{id}/audit` of a 600-event St "
+            "Patrick game, re-deciding every move, p50 < 150 ms"),
         Goal("audit_all_checks_pass", "==", True, about="every check of the audit passes"),
-    ],  # fmt: skip
-)
+    ],
+)  # fmt: skip

@@ -133,20 +133,10 @@ BENCHMARK = Benchmark(
     run=run,
     needs_service=True,
     service_env={"RATE_LIMITS": "on"},
-    settings={
-        "seconds": (120.0, 4.0),
-        "quiet_seconds": (45.0, 2.0),
-        "scripted": (12, 2),
-        "seed": 1,
-    },
+    settings={"seconds": (120.0, 4.0), "quiet_seconds": (45.0, 2.0), "scripted": (12, 2),
+        "seed": 1},
     goals=[
-        Goal(
-            "flood_response_p95_s",
-            "<=",
-            1.5,
-            "s",
-            "another client's bot response p95 <="
-            " 1.5 s while one address floods bot work at its quotas",
-        )
-    ],  # fmt: skip
-)
+        Goal("flood_response_p95_s", "<=", 1.5, "s", "another client's bot response p95 <= 1.5 s "
+            "while one address floods bot work at its quotas"),
+    ],
+)  # fmt: skip

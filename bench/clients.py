@@ -140,20 +140,9 @@ BENCHMARK = Benchmark(
     needs_service=True,
     settings={"games": (20, 1)},
     goals=[
-        Goal(
-            "inside_client_p50_ms",
-            "<=",
-            1.0,
-            "ms",
-            "the Python client's overhead per action at"
-            " p50 <= 1 ms (inside the client: an act less its HTTP transport)",
-        ),
-        Goal(
-            "difference_p50_ms",
-            "<=",
-            1.0,
-            "ms",
-            "the same, POST p50 through the client less with raw httpx",
-        ),
-    ],  # fmt: skip
-)
+        Goal("inside_client_p50_ms", "<=", 1.0, "ms", "the Python client's overhead per action at "
+            "p50 <= 1 ms (inside the client: an act less its HTTP transport)"),
+        Goal("difference_p50_ms", "<=", 1.0, "ms", "the same, POST p50 through the client less "
+            "with raw httpx"),
+    ],
+)  # fmt: skip

@@ -75,4 +75,4 @@ BENCHMARK = Benchmark(
     run=run,
     settings={"deals": (5_000, 30)},
     goals=[Goal("worst_ms", "<", 1.0, "ms", "deriving a deal from the seeds < 1 ms (the worst)")],
-)
+)  # fmt: skip

@@ -78,28 +78,13 @@ BENCHMARK = Benchmark(
     about="`NODES=2` through its front door against `make run`, and heads held open",
     run=run,
     needs_service=True,
-    settings={
-        "clients": (32, 4),
-        "games": (60, 4),
-        "rounds": (2, 1),
-        "game": "trick_and_snipers",
-        "held": (1000, 50),
-        "reads": (400, 20),
-    },  # fmt: skip
+    settings={"clients": (32, 4), "games": (60, 4), "rounds": (2, 1), "game": "trick_and_snipers",
+        "held": (1000, 50), "reads": (400, 20)},
     goals=[
-        Goal(
-            "nodes_2_vs_one_box",
-            ">=",
-            0.85,
-            about="`NODES=2` through its front door: actions/s"
-            " >= 0.85 x `make run` as it comes (32 clients, four-human Trick & Snipers)",
-        ),
-        Goal(
-            "reads_failed",
-            "==",
-            0,
-            about="1,000 heads held open from one address: another client's reads all 200",
-        ),
+        Goal("nodes_2_vs_one_box", ">=", 0.85, about="`NODES=2` through its front door: actions/s "
+            ">= 0.85 x `make run` as it comes (32 clients, four-human Trick & Snipers)"),
+        Goal("reads_failed", "==", 0, about="1,000 heads held open from one address: another "
+            "client's reads all 200"),
         Goal("held_over_limit_ms", "<=", 0, "ms", "and their p95 <= 1.5 x idle + 20 ms"),
-    ],  # fmt: skip
-)
+    ],
+)  # fmt: skip

@@ -68,4 +68,4 @@ BENCHMARK = Benchmark(
         Goal("hand_strength_vs_treys", ">=", 15, "x", "hand values >= 15 x treys"),
         Goal("values_disagreeing_with_treys", "==", 0, about="every value agrees with treys"),
     ],
-)
+)  # fmt: skip

@@ -149,22 +149,10 @@ BENCHMARK = Benchmark(
     about="a year of history (100,000 finished games) against an empty store, call by call",
     run=run,
     needs_service=True,
-    settings={
-        "games": (100_000, 20),
-        "active": (1_000, 60),
-        "seed": 1,
-        "database": "cardroom_history",
-        "workers": (2, 1),
-        "samples": (20, 2),
-        "rounds": (3, 1),
-        "actions": (600, 20),
-        "clients": 2,
-        "list_calls": (100, 5),
-        "relay_games": (2, 1),
-        "starts": (5, 1),
-        "load_only": False,
-        "keep": False,
-    },  # fmt: skip
+    settings={"games": (100_000, 20), "active": (1_000, 60), "seed": 1,
+        "database": "cardroom_history", "workers": (2, 1), "samples": (20, 2), "rounds": (3, 1),
+        "actions": (600, 20), "clients": 2, "list_calls": (100, 5), "relay_games": (2, 1),
+        "starts": (5, 1), "load_only": False, "keep": False},
     goals=[
         Goal(
             measure.figure_name(f),
@@ -174,5 +162,5 @@ BENCHMARK = Benchmark(
             f"{f.label}: history / empty <= {measure.GOAL}",
         )
         for f in measure.FIGURES
-    ],  # fmt: skip
-)
+    ],
+)  # fmt: skip

@@ -79,19 +79,10 @@ BENCHMARK = Benchmark(
     about="`GET /me/games?turn=mine` in a store of many players and tables",
     run=run,
     needs_service=True,
-    settings={
-        "players": (10_000, 100),
-        "tables": (200_000, 500),
-        "requests": (2000, 20),
-        "seed": 1,
-    },
+    settings={"players": (10_000, 100), "tables": (200_000, 500), "requests": (2000, 20),
+        "seed": 1},
     goals=[
-        Goal(
-            "inbox_p95_ms",
-            "<",
-            20,
-            "ms",
-            "`GET /me/games?turn=mine` p95 < 20 ms with 10,000 players and 200,000 tables",
-        )
-    ],  # fmt: skip
-)
+        Goal("inbox_p95_ms", "<", 20, "ms", "`GET /me/games?turn=mine` p95 < 20 ms with 10,000 "
+            "players and 200,000 tables"),
+    ],
+)  # fmt: skip

@@ -41,11 +41,7 @@ BENCHMARK = Benchmark(
     service_env={"RATE_LIMITS": "off", **LIMITS},
     settings={"games": (60, 4), "clients": 8, "rounds": (6, 2)},
     goals=[
-        Goal(
-            "cost",
-            "<=",
-            0.10,
-            about="actions/s lost to rate limiting (every limit on, none reached) <= 10 %",
-        )
-    ],  # fmt: skip
-)
+        Goal("cost", "<=", 0.10, about="actions/s lost to rate limiting (every limit on, none "
+            "reached) <= 10 %"),
+    ],
+)  # fmt: skip

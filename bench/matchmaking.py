@@ -107,20 +107,12 @@ BENCHMARK = Benchmark(
     about="a rush of players joining the four games' queues, and the matcher seating them",
     run=run,
     needs_service=True,
-    settings={
-        "players": (2000, 40),
-        "seconds": 0.0,
-        "threads": (16, 4),
-        "bots_after": 4,
-        "patience": (60.0, 20.0),
-        "spread": 5.0,
-        "seed": 1,
-    },  # fmt: skip
+    settings={"players": (2000, 40), "seconds": 0.0, "threads": (16, 4), "bots_after": 4,
+        "patience": (60.0, 20.0), "spread": 5.0, "seed": 1},
     goals=[
-        Goal(
-            "joins_seconds", "<=", 10, "s", "2,000 players join the four games' queues within 10 s"
-        ),
+        Goal("joins_seconds", "<=", 10, "s", "2,000 players join the four games' queues within 10 "
+            "s"),
         Goal("unseated", "==", 0, about="every one seated"),
         Goal("time_to_match_p95_s", "<", 5, "s", "time to a match p95 < 5 s"),
     ],
-)
+)  # fmt: skip

@@ -80,16 +80,11 @@ BENCHMARK = Benchmark(
     about="`/me/stream` notice delivery with many players' streams open",
     run=run,
     needs_service=True,
-    service_env={"MAX_STREAMS_PER_CLIENT": "0"},  # every stream comes from this one address
+    service_env={"MAX_STREAMS_PER_CLIENT": "0"},
     settings={"players": (2000, 20), "seconds": (60.0, 3.0), "moves": (40.0, 10.0), "drivers": 4},
     goals=[
-        Goal(
-            "delivery_p95_ms",
-            "<",
-            250,
-            "ms",
-            "`/me/stream` notice delivery p95 < 250 ms with 2,000 players' streams open",
-        ),
+        Goal("delivery_p95_ms", "<", 250, "ms", "`/me/stream` notice delivery p95 < 250 ms with "
+            "2,000 players' streams open"),
         Goal("all_streams_open", "==", True, about="every player's stream open"),
-    ],  # fmt: skip
-)
+    ],
+)  # fmt: skip

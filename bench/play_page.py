@@ -126,20 +126,10 @@ BENCHMARK = Benchmark(
     needs_service=True,
     settings={"games": (4, 1), "viewport": "desktop"},
     goals=[
-        Goal(
-            "render_p95_ms",
-            "<",
-            300,
-            "ms",
-            "a bot's committed move rendered on the `/play` page p95 < 300 ms",
-        ),
+        Goal("render_p95_ms", "<", 300, "ms", "a bot's committed move rendered on the `/play` "
+            "page p95 < 300 ms"),
         Goal("bot_moves_never_shown", "==", 0, about="every one shown"),
-        Goal(
-            "page_weight_heaviest_kb",
-            "<",
-            300,
-            "KB",
-            "every page under 300 KB with everything it loads",
-        ),
-    ],  # fmt: skip
-)
+        Goal("page_weight_heaviest_kb", "<", 300, "KB", "every page under 300 KB with everything "
+            "it loads"),
+    ],
+)  # fmt: skip

@@ -189,24 +189,14 @@ def run(context: Context, s: Settings) -> Figures:
 
 BENCHMARK = Benchmark(
     name="public_log",
-    about="the public log of finished games at a million leaves: appends, proofs, signing, storage",
+    about="the public log of finished games at a million leaves: appends, proofs, signing, "
+    "storage",
     run=run,
     needs_service=True,
-    settings={
-        "leaves": (1_000_000, 2_500),
-        "appends": (300, 5),
-        "proofs": (1000, 30),
-        "signatures": (2000, 10),
-        "seed": 54,
-    },  # fmt: skip
+    settings={"leaves": (1_000_000, 2_500), "appends": (300, 5), "proofs": (1000, 30),
+        "signatures": (2000, 10), "seed": 54},
     goals=[
-        Goal(
-            "worst_proof_p95_ms",
-            "<",
-            20,
-            "ms",
-            "inclusion and consistency proof p95 < 20 ms"
-            " at 1,000,000 leaves (through the service and through the HTTP routes)",
-        )
-    ],  # fmt: skip
-)
+        Goal("worst_proof_p95_ms", "<", 20, "ms", "inclusion and consistency proof p95 < 20 ms at "
+            "1,000,000 leaves (through the service and through the HTTP routes)"),
+    ],
+)  # fmt: skip

@@ -101,9 +101,9 @@ def run(context: Context, s: Settings) -> Figures:
 
 BENCHMARK = Benchmark(
     name="raw_append",
-    about="the raw single-event INSERT+COMMIT rate of the service's Postgres (no goal: the"
-    " actions bench's ceiling)",
+    about="the raw single-event INSERT+COMMIT rate of the service's Postgres (no goal: the "
+    "actions bench's ceiling)",
     run=run,
     needs_service=True,
     settings={"threads": 8, "seconds": (10.0, 1.0)},
-)
+)  # fmt: skip

@@ -45,4 +45,4 @@ BENCHMARK = Benchmark(
     about="whole games of bots in the pure domain, games/s per game and level (no goal)",
     run=run,
     settings={"games": (500, 3), "games_of": [], "bots": ["random", "basic"], "seed": 1},
-)
+)  # fmt: skip

@@ -233,29 +233,14 @@ BENCHMARK = Benchmark(
     run=run,
     needs_service=True,
     service_env=service_env,
-    settings={
-        "minutes": (10.0, 0.1),
-        "games": (200, 8),
-        "pace": (4.0, 1.0),
-        "poll": 1.0,
-        "drivers": (8, 2),
-        "bot_share": 0.5,
-        "bot_levels": "basic,random",
-        "spectators": 1,
-        "rq_workers": 1,
-        "sample_every": 2.0,
-        "keep_log": "",
-        "seed": 1,
-    },  # fmt: skip
+    settings={"minutes": (10.0, 0.1), "games": (200, 8), "pace": (4.0, 1.0), "poll": 1.0,
+        "drivers": (8, 2), "bot_share": 0.5, "bot_levels": "basic,random", "spectators": 1,
+        "rq_workers": 1, "sample_every": 2.0, "keep_log": "", "seed": 1},
     goals=[
         Goal("server_errors", "==", 0, about="the soak, 200 games for 10 min: no answer >= 500"),
         Goal("post_p99_last_to_first", "<=", 1.25, "x", "POST p99 last minute <= 1.25 x first"),
-        Goal(
-            "rss_growth_worst",
-            "<=",
-            0.10,
-            about="each process grows <= 10 % after the first minute",
-        ),
+        Goal("rss_growth_worst", "<=", 0.10, about="each process grows <= 10 % after the first "
+            "minute"),
         Goal("outbox_lag_max_s", "<=", 5, "s", "outbox never 5 s behind"),
-    ],  # fmt: skip
-)
+    ],
+)  # fmt: skip

@@ -529,42 +529,19 @@ BENCHMARK = Benchmark(
     run=run,
     needs_service=True,
     service_env=service_env,
-    settings={
-        "streams": (10_000, 200),
-        "games": (100, 10),
-        "pace": (3.0, 1.0),
-        "drivers": 4,
-        "game_type": "st_patrick",
-        "policy": "basic",
-        "spread_actions": (300, 40),
-        "phase_seconds": (60.0, 8.0),
-        "warmup_seconds": (10.0, 2.0),
-        "open_concurrency": (200, 50),
-        "max_streams": 11_000,
-        "reader_nice": 0,
-        "fanout": "embedded",
-        "nodes": 1,
-        "keep_log": "",
-        "seed": 1,
-    },  # fmt: skip
+    settings={"streams": (10_000, 200), "games": (100, 10), "pace": (3.0, 1.0), "drivers": 4,
+        "game_type": "st_patrick", "policy": "basic", "spread_actions": (300, 40),
+        "phase_seconds": (60.0, 8.0), "warmup_seconds": (10.0, 2.0),
+        "open_concurrency": (200, 50), "max_streams": 11_000, "reader_nice": 0,
+        "fanout": "embedded", "nodes": 1, "keep_log": "", "seed": 1},
     goals=[
-        Goal(
-            "refused_streams",
-            "==",
-            0,
-            about="10,000 streams on 100 St Patrick tables at a human pace: none refused",
-        ),
+        Goal("refused_streams", "==", 0, about="10,000 streams on 100 St Patrick tables at a "
+            "human pace: none refused"),
         Goal("all_streams_kept_open", "==", True, about="all open at once, none lost"),
         Goal("delivery_p95_ms", "<", 250, "ms", "delivery p95 < 250 ms"),
-        Goal(
-            "post_p99_ratio_streams",
-            "<=",
-            2,
-            "x",
-            "POST p99 in the streams phase <= 2 x the quiet phase's",
-        ),
-        Goal(
-            "server_rss_with_streams_gib", "<=", 2, "GiB", "memory of every server process <= 2 GiB"
-        ),
-    ],  # fmt: skip
-)
+        Goal("post_p99_ratio_streams", "<=", 2, "x", "POST p99 in the streams phase <= 2 x the "
+            "quiet phase's"),
+        Goal("server_rss_with_streams_gib", "<=", 2, "GiB", "memory of every server process <= 2 "
+            "GiB"),
+    ],
+)  # fmt: skip

@@ -57,12 +57,7 @@ BENCHMARK = Benchmark(
     needs_service=True,
     settings={"tables": (100, 5)},
     goals=[
-        Goal(
-            "firing_lag_p95_s",
-            "<",
-            1.0,
-            "s",
-            "turn-timer firing lag p95 < 1 s, 100 tables timing out together",
-        )
-    ],  # fmt: skip
-)
+        Goal("firing_lag_p95_s", "<", 1.0, "s", "turn-timer firing lag p95 < 1 s, 100 tables "
+            "timing out together"),
+    ],
+)  # fmt: skip

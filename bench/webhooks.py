@@ -160,25 +160,15 @@ BENCHMARK = Benchmark(
     about="webhook deliveries to a local receiver, and a receiver down for a while",
     run=run,
     needs_service=True,
-    service_env={"WEBHOOKS_ALLOW_PRIVATE": "1"},  # the receiver is on 127.0.0.1
-    settings={
-        "players": (20, 2),
-        "per_player": (5, 2),
-        "rounds": (10, 1),
-        "down_seconds": (120.0, 3.0),
-        "every": (2.0, 1.0),
-    },  # fmt: skip
+    service_env={"WEBHOOKS_ALLOW_PRIVATE": "1"},
+    settings={"players": (20, 2), "per_player": (5, 2), "rounds": (10, 1),
+        "down_seconds": (120.0, 3.0), "every": (2.0, 1.0)},
     goals=[
-        Goal(
-            "commit_to_receiver_p95_ms",
-            "<",
-            500,
-            "ms",
-            "webhooks: commit to a local receiver p95 < 500 ms, 100 endpoints",
-        ),
+        Goal("commit_to_receiver_p95_ms", "<", 500, "ms", "webhooks: commit to a local receiver "
+            "p95 < 500 ms, 100 endpoints"),
         Goal("missing_deliveries", "==", 0, about="all delivered"),
         Goal("latency_bad_signatures", "==", 0, about="every signature verified"),
         Goal("outage_missing", "==", 0, about="a receiver down 120 s, then back, gets every one"),
         Goal("outage_in_order", "==", True, about="its first arrivals in order"),
-    ],  # fmt: skip
-)
+    ],
+)  # fmt: skip

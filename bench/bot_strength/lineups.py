@@ -134,12 +134,7 @@ BENCHMARK = Benchmark(
     run=run,
     settings=SETTINGS | {"games": (200, 2), "lineup": list(LEVELS)},
     goals=[
-        Goal(
-            "ratings_in_lineup_order",
-            "==",
-            True,
-            about="the displayed ratings in the"
-            " lineup's order (strong > basic > random) in every game",
-        )
-    ],  # fmt: skip
-)
+        Goal("ratings_in_lineup_order", "==", True, about="the displayed ratings in the lineup's "
+            "order (strong > basic > random) in every game"),
+    ],
+)  # fmt: skip

@@ -279,21 +279,10 @@ BENCHMARK = Benchmark(
     run=run,
     needs_service=True,
     service_env={"MAX_STREAMS_PER_CLIENT": "0", "STREAM_HEARTBEAT_SECONDS": "1"},
-    settings={
-        "games": (30, 1),
-        "per_level": 2,
-        "bot_ms": (100, 20),
-        "iterations": None,
-        "seed": 1,
-        "types": list(TYPES),
-    },  # fmt: skip
+    settings={"games": (30, 1), "per_level": 2, "bot_ms": (100, 20), "iterations": None,
+        "seed": 1, "types": list(TYPES)},
     goals=[
-        Goal(
-            "levels_ordered_in_every_game",
-            "==",
-            True,
-            about="through the matchmaker,"
-            " ratings order the bot levels (strong > basic > random) in every game",
-        )
-    ],  # fmt: skip
-)
+        Goal("levels_ordered_in_every_game", "==", True, about="through the matchmaker, ratings "
+            "order the bot levels (strong > basic > random) in every game"),
+    ],
+)  # fmt: skip

@@ -246,7 +246,7 @@ BENCHMARK = Benchmark(
         "pairings": ["strong:basic", "basic:random"],
         "chart": "",
         "chart_from": [],
-    },  # fmt: skip
+    },
     goals=[
         goal
         for game in sorted(GAME_TYPES)
@@ -273,5 +273,5 @@ BENCHMARK = Benchmark(
                 f"`basic` against `random`, {game}: win share >= 1.5 x fair",
             ),
         )
-    ],  # fmt: skip
-)
+    ],
+)  # fmt: skip
