@@ -164,7 +164,7 @@ def test_a_phase_counts_the_games_replaced_within_it_and_the_cpu_stolen_from_the
     # Given a phase from 100 s to 200 s, and games replaced before, in and at its end
     log = PlayLog(posts=[Timed(float(at), 0.010) for at in range(100, 200)])
     log.replacements = [50.0, 100.0, 150.5, 200.0]
-    phase = Phase("no streams", 100.0, 200.0, None, None, None, None, 60.0, 7.5, 40.0, 0.0)
+    phase = Phase("no streams", 100.0, 200.0, None, None, None, 60.0, 7.5, 40.0, 0.0)
     # When its figures are taken
     figures = phase_figures("quiet", phase, SimpleNamespace(log=log))
     # Then the replacements counted are those from its start up to (not at) its end
