@@ -14,7 +14,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,7 +25,7 @@ import psycopg
 
 from bench.support.players import Api, TablePlayer, Tally, expect, play_bot_game
 from bench.support.service import Service, started_service
-from bench.support.stats import percentile
+from bench.support.stats import in_threads, percentile
 from events.postgres.audit_cache import all_passed
 
 ACTION_GAME = "trick_and_snipers"
@@ -118,26 +118,7 @@ def measure_actions(targets: list[Target], actions: int, clients: int, seed: int
         for target, tally in zip(targets, tallies, strict=True):
             target.samples.extend("action", tally.posts)
 
-    in_threads(client, clients)
-
-
-def in_threads(work: Callable[[int], None], count: int) -> None:
-    """work(0) ... work(count - 1), each in a thread of its own; the first failure raised."""
-    failures: list[BaseException] = []
-
-    def run(number: int) -> None:
-        try:
-            work(number)
-        except BaseException as error:  # noqa: BLE001 - raised below
-            failures.append(error)
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if failures:
-        raise failures[0]
+    in_threads(client, [(n,) for n in range(clients)])
 
 
 def measure_waiting_list(targets: list[Target], calls: int) -> dict[str, int]:
@@ -197,7 +178,7 @@ def measure_relay(targets: list[Target], games: int, seed: int) -> None:
             play_bot_game(api, rng, 0.01, lambda: None)
         api.close()
 
-    in_threads(play, len(targets))
+    in_threads(play, [(n,) for n in range(len(targets))])
     for target in targets:
         with psycopg.connect(target.store.url, autocommit=True) as conn:
             rows = conn.execute(

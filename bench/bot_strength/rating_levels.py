@@ -42,7 +42,7 @@ import requests
 from bench.bot_strength.games import LEVELS
 from bench.support.benchmark import Benchmark, Context, Figures, Goal
 from bench.support.benchmark import Settings as Given
-from bench.support.stats import percentile
+from bench.support.stats import in_threads, percentile
 from domain.games import GAME_TYPES
 from domain.search.budget import Budget, Deadline, Iterations
 from testing.sse import Stream
@@ -99,11 +99,7 @@ class TypeTournament:
             for index in range(self.s.per_level)
             for level in LEVELS
         ]
-        threads = [threading.Thread(target=self._guarded, args=(p,)) for p in players]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        in_threads(self._guarded, [(p,) for p in players])
         return {
             "game_type": self.s.game_type,
             "games": len(self.finished_games),

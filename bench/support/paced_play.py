@@ -23,7 +23,7 @@ from typing import Any
 import requests
 
 from bench.support.players import Api, PlayedTable, choose_action
-from bench.support.stats import Counter, Progress
+from bench.support.stats import Counter, Progress, in_threads
 
 POLL = 0.2  # s before asking again when nobody can act (a worker's step is under way)
 PROBE_EVERY = 0.5
@@ -125,15 +125,9 @@ class PacedPlay:
         def render(elapsed: float) -> str:
             return f"[spread] actions {done.value}/{sum(targets)}  {elapsed:.0f} s"
 
-        threads = [
-            threading.Thread(target=play, args=(list(range(i, len(targets), self.drivers)),))
-            for i in range(self.drivers)
-        ]
         with Progress(render):
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
+            in_threads(play, [(list(range(i, len(targets), self.drivers)),)
+                              for i in range(self.drivers)])  # fmt: skip
 
     # --- running ---------------------------------------------------------------------------
 

@@ -7,7 +7,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 
 def percentile(values: Sequence[float], pct: float) -> float:
@@ -80,14 +79,20 @@ class Progress:
 
 
 def in_threads(target: Callable[..., object], shares: Iterable[tuple[object, ...]]) -> None:
-    """One thread per share, `target(*share)`, all started, then all joined."""
-    threads = [threading.Thread(target=target, args=share, daemon=True) for share in shares]
+    """One thread per share, `target(*share)`, all started, then all joined; the first
+    failure raised."""
+    failures: list[BaseException] = []
+
+    def run(*share: object) -> None:
+        try:
+            target(*share)
+        except BaseException as error:  # noqa: BLE001 - raised below
+            failures.append(error)
+
+    threads = [threading.Thread(target=run, args=share, daemon=True) for share in shares]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-
-
-def rounded(figures: dict[str, Any], digits: int = 2) -> dict[str, Any]:
-    """The figures, floats rounded (for the JSON and the table)."""
-    return {k: round(v, digits) if isinstance(v, float) else v for k, v in figures.items()}
+    if failures:
+        raise failures[0]
