@@ -29,7 +29,7 @@ from bench.support.players import (
     play_bot_game,
     play_human_game,
 )
-from bench.support.stats import Counter, Progress, in_threads, ms, percentile
+from bench.support.stats import Counter, Progress, in_threads, ms, ms_percentiles, percentile
 
 EDGE = 10  # actions at each end of a game compared for the early/late ratio
 MAX_ERRORS = 20
@@ -124,9 +124,8 @@ def human_figures(run: HumanRun, late_version: int | None = None) -> Figures:
         "actions": len(posts),
         "seconds": round(run.seconds, 2),
         "actions_per_s": round(len(posts) / run.seconds, 1) if run.seconds else 0.0,
-        "post_p50_ms": round(ms(percentile(posts, 50)), 2),
-        "post_p99_ms": round(ms(percentile(posts, 99)), 2),
-        "get_state_p50_ms": round(ms(percentile(run.results.state_reads, 50)), 2),
+        **ms_percentiles("post", posts, 50, 99),
+        **ms_percentiles("get_state", run.results.state_reads, 50),
         "early_p50_ms": round(ms(early_p50), 2),
         "late_p50_ms": round(ms(late_p50), 2),
         "late_early_ratio": round(late_p50 / early_p50, 3) if early_p50 else None,
@@ -154,9 +153,8 @@ def run_bots(s: Settings, url: str) -> Figures:
     return {
         "bot_games": results.games,
         "bot_failed_games": results.errors,
-        "bot_after_human_p50_ms": round(ms(percentile(results.after_human, 50)), 1),
-        "bot_after_human_p95_ms": round(ms(percentile(results.after_human, 95)), 1),
-        "bot_any_move_p95_ms": round(ms(percentile(results.any_hop, 95)), 1),
+        **ms_percentiles("bot_after_human", results.after_human, 50, 95),
+        **ms_percentiles("bot_any_move", results.any_hop, 95),
     }
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.games import long_st_patrick_game, store_game
 from bench.support.players import Api
-from bench.support.stats import ms, percentile
+from bench.support.stats import ms_percentiles
 from domain.games import GAME_TYPES
 from domain.kit.codec import canonical_json, to_json
 from domain.tables.selfplay import play_out
@@ -59,9 +59,8 @@ def run(context: Context, s: Settings) -> Figures:
     return figures | {
         "audit_events": report["events_verified"],
         "audit_all_checks_pass": all(report[k] for k in checks),
-        "audit_wall_p50_ms": round(ms(percentile(walls, 50)), 1),
-        "audit_wall_p95_ms": round(ms(percentile(walls, 95)), 1),
-        "audit_server_check_p50_ms": round(ms(percentile(replays, 50)), 1),
+        **ms_percentiles("audit_wall", walls, 50, 95),
+        **ms_percentiles("audit_server_check", replays, 50),
     }
 
 

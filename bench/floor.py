@@ -37,7 +37,7 @@ from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.players import Api, BenchError, TablePlayer, Tally, expect
 from bench.support.service import Server, Service, serving
 from bench.support.sides import alternate
-from bench.support.stats import Progress, ms, percentile
+from bench.support.stats import Progress, ms_percentiles
 from embedded.ports import free_port
 from events.operations.settings import load_settings
 
@@ -250,8 +250,7 @@ def side_figures(runs: list[SideRun]) -> dict[str, Any]:
         ],  # fmt: skip
         "action_requests": sum(t.action_requests for run in runs for t in run.tallies),
         "other_requests": sum(t.other_requests for run in runs for t in run.tallies),
-        "post_p50_ms": round(ms(percentile(posts, 50)), 2),
-        "post_p99_ms": round(ms(percentile(posts, 99)), 2),
+        **ms_percentiles("post", posts, 50, 99),
         "cpu_ms_per_action_server": per_action(server),
         "cpu_ms_per_action_postgres": per_action(postgres),
         "cpu_ms_per_action_server_and_postgres": per_action(server + postgres),

@@ -14,7 +14,7 @@ import time
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.players import Api, choose_action
 from bench.support.sse_reader import ReaderProcess
-from bench.support.stats import Counter, Progress, in_threads, ms, percentile
+from bench.support.stats import Counter, Progress, in_threads, ms_percentiles
 
 Table = tuple[str, list[str]]  # the game's id, its two players' keys by seat
 
@@ -71,8 +71,7 @@ def run(context: Context, s: Settings) -> Figures:
     return {"players": len(keys), "streams_open": opened, "all_streams_open": opened == len(keys),
             "moves": moves.value, "notices_timed": len(lags),
             "failed_streams": sum(final.failed.values()),
-            "delivery_p50_ms": round(ms(percentile(lags, 50)), 1),
-            "delivery_p95_ms": round(ms(percentile(lags, 95)), 1)}  # fmt: skip
+            **ms_percentiles("delivery", lags, 50, 95)}  # fmt: skip
 
 
 BENCHMARK = Benchmark(

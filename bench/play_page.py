@@ -14,7 +14,7 @@ from typing import Any
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings, Skip
 from bench.support.players import parse_time
-from bench.support.stats import Progress, ms, percentile
+from bench.support.stats import Progress, ms, ms_percentiles, percentile
 from domain.games import get_game_type
 from testing.browser.chromium import find_chromium, unavailable_reason
 from testing.browser.pages import Browsing, new_browsing
@@ -111,9 +111,8 @@ def run(context: Context, s: Settings) -> Figures:
             browser.close()
     return {
         "bot_moves": len(run.render),
-        "render_p50_ms": round(ms(percentile(run.render, 50)), 1),
-        "render_p95_ms": round(ms(percentile(run.render, 95)), 1),
-        "log_p95_ms": round(ms(percentile(run.log, 95)), 1),
+        **ms_percentiles("render", run.render, 50, 95),
+        **ms_percentiles("log", run.log, 95),
         "bot_moves_never_shown": run.missing,
         **{k: round(v, 1) for k, v in figures.items()},
     }

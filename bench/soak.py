@@ -28,7 +28,7 @@ from bench.support.paced_play import posts_between
 from bench.support.server_procs import rss_by_process
 from bench.support.service import embedded_redis_url
 from bench.support.sse_reader import ReaderProcess, Status
-from bench.support.stats import ms, percentile
+from bench.support.stats import ms_percentiles
 
 PROGRESS_EVERY = 10.0
 OPEN_CONCURRENCY = 50
@@ -118,10 +118,8 @@ class Soak:
             "errors_by_status": errors_by_status(self.play, final),
             "server_errors": server_errors(self.play, final),
             "actions_per_s_by_minute": actions_per_minute(self.play, start, end),
-            "first_minute_post_p50_ms": round(ms(percentile(first, 50)), 1),
-            "first_minute_post_p99_ms": round(ms(percentile(first, 99)), 1),
-            "last_minute_post_p50_ms": round(ms(percentile(last, 50)), 1),
-            "last_minute_post_p99_ms": round(ms(percentile(last, 99)), 1),
+            **ms_percentiles("first_minute_post", first, 50, 99),
+            **ms_percentiles("last_minute_post", last, 50, 99),
             "rss_bytes": self.rss,
             "rss_bytes_by_minute": self.rss_by_minute,
             "outbox_per_minute": per_minute(samples, start, end),
@@ -181,8 +179,8 @@ def streams_figures(final: Status, start: float, end: float) -> dict[str, Any]:
         "streams_opened": final.opened,
         "streams_ended_by_server": final.ended,  # their game ended
         "events_delivered": final.events,
-        "first_minute_delivery_p99_ms": round(ms(percentile(first, 99)), 1),
-        "last_minute_delivery_p99_ms": round(ms(percentile(last, 99)), 1),
+        **ms_percentiles("first_minute_delivery", first, 99),
+        **ms_percentiles("last_minute_delivery", last, 99),
     }
 
 

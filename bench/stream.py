@@ -43,7 +43,7 @@ from bench.support.paced_play import (
     probes_between,
 )
 from bench.support.sse_reader import ReaderProcess, Status
-from bench.support.stats import Progress, ms, percentile
+from bench.support.stats import Progress, ms, ms_percentiles, percentile
 
 REPLACEMENT_WINDOW_S = 2.0  # after a game's replacement: its end, the new game, its streams
 
@@ -248,10 +248,9 @@ def phase_figures(prefix: str, phase: Phase, play: PacedPlay) -> dict[str, Any]:
     return {
         f"{prefix}_actions": len(posts),
         f"{prefix}_actions_per_s": round(len(posts) / (phase.end - phase.start), 1),
-        f"{prefix}_post_p50_ms": round(ms(percentile(posts, 50)), 1),
-        f"{prefix}_post_p99_ms": round(ms(percentile(posts, 99)), 1),
+        **ms_percentiles(f"{prefix}_post", posts, 50, 99),
         f"{prefix}_post_max_ms": round(ms(max(posts, default=float("nan"))), 1),
-        f"{prefix}_new_connection_p99_ms": round(ms(percentile(probes, 99)), 1),
+        **ms_percentiles(f"{prefix}_new_connection", probes, 99),
         f"{prefix}_failed_requests": len(failures),
         f"{prefix}_machine_busy_pct": phase.busy_pct,
         f"{prefix}_machine_steal_pct": phase.steal_pct,
@@ -272,9 +271,7 @@ def delivery_figures(final: Status, phase: Phase) -> dict[str, Any]:
     ]
     return {
         "delivered_events": len(lags),
-        "delivery_p50_ms": round(ms(percentile(lags, 50)), 1),
-        "delivery_p95_ms": round(ms(percentile(lags, 95)), 1),
-        "delivery_p99_ms": round(ms(percentile(lags, 99)), 1),
+        **ms_percentiles("delivery", lags, 50, 95, 99),
         "delivery_max_ms": round(ms(max(lags, default=float("nan"))), 1),
     }
 

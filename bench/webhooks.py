@@ -22,7 +22,7 @@ from standardwebhooks.webhooks import WebhookVerificationError
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.players import Api
-from bench.support.stats import percentile
+from bench.support.stats import ms_percentiles
 
 
 class Receiver:
@@ -113,8 +113,7 @@ def latency(api: Api, s: Settings) -> Figures:
         "endpoints": len(receiver.secrets),
         "missing_deliveries": expected - len({(p, i) for p, i, _, _ in receiver.arrivals}),
         "latency_bad_signatures": receiver.bad_signatures,
-        "commit_to_receiver_p50_ms": round(1000 * percentile(lags, 50), 1),
-        "commit_to_receiver_p95_ms": round(1000 * percentile(lags, 95), 1),
+        **ms_percentiles("commit_to_receiver", lags, 50, 95),
     }
 
 

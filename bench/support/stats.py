@@ -96,3 +96,8 @@ def in_threads(target: Callable[..., object], shares: Iterable[tuple[object, ...
         thread.join()
     if failures:
         raise failures[0]
+
+
+def ms_percentiles(name: str, seconds: Sequence[float], *pcts: float) -> dict[str, float]:
+    """{f"{name}_p{P}_ms": the P-th percentile of `seconds` in ms} for each P."""
+    return {f"{name}_p{p:g}_ms": round(ms(percentile(seconds, p)), 2) for p in pcts}
