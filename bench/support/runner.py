@@ -255,9 +255,10 @@ def listing(marks: dict[str, Benchmark]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = argparse.ArgumentParser(
-        prog="python -m bench", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
-    )
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__, add_help=False,
+                                     allow_abbrev=False,
+                                     formatter_class=argparse.RawTextHelpFormatter)  # fmt: skip
+    parser.add_argument("-h", "--help", action="store_true", help="this, or NAME's settings")
     parser.add_argument("name", nargs="?", help="a benchmark, `all` or `report`")
     parser.add_argument("--list", action="store_true", help="the benchmarks and their goals")
     parser.add_argument("--quick", action="store_true", help="each setting's quick value")
@@ -267,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docs", type=Path, default=DOCS, help="the page `report` rewrites")
     args, rest = parser.parse_known_args(argv)
     marks = benchmarks()
+    if args.help:
+        (settings_parser(marks[args.name]) if args.name in marks else parser).print_help()
+        return 0
     if args.list or not args.name:
         print(listing(marks))
         return 0
