@@ -79,10 +79,10 @@ spec: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/python -m api.docs_parts --write
 
-# Starts its own service in a throwaway dir; BENCH_ARGS="--url URL ..." targets a running one.
-BENCH_ARGS ?= --start
+# The runner starts a service in a throwaway dir; BENCH_ARGS="--url URL ..." targets a running one.
+BENCH_ARGS ?=
 bench: $(STAMP)
-	$(BIN)/python -m bench.actions $(BENCH_ARGS)
+	$(BIN)/python -m bench actions $(BENCH_ARGS)
 
 # Stops embedded servers left running in $(DATA_DIR), then deletes it.
 clean-data:

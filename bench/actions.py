@@ -1,35 +1,27 @@
-"""Cardroom action benchmark: concurrent games through the HTTP API (Trick & Snipers default).
+"""Concurrent games through the HTTP API (Trick & Snipers by default).
 
-    .venv/bin/python -m bench.actions --start --clients 8 --games 200
-    .venv/bin/python -m bench.actions --url http://127.0.0.1:8000 --database-url postgresql://...
-    .venv/bin/python -m bench.actions --start --game st_patrick --policy basic --late-version 500
-
-Scenario 1: --games games of 4 human seats played by --clients threads (one keep-alive session
-each): actions/s and POST /games/{id}/actions latency, early (first 10 actions of each game) vs
-late (the last 10, or with --late-version V the actions within 10 versions of V).
-Scenario 2: the raw INSERT+COMMIT rate of the same Postgres with as many threads.
-Scenario 3: --bot-games games of 1 human + 3 basic bots: bot reaction time from `recorded_at`.
-Ends with a summary (PASS/FAIL per goal); --json writes the figures to a file.
-"""
+1. `games` games of `players` human seats played by `clients` threads (one keep-alive session
+   each, or one per seat): actions/s and POST /games/{id}/actions latency, early (the first
+   10 actions of each game) against late (the last 10, or with `late_version` V the actions
+   within 10 versions of V).
+2. The raw INSERT+COMMIT rate of the same Postgres with as many threads (bench/raw_append.py).
+3. `bot_games` games of 1 human + 3 basic bots: the bots' reaction time from `recorded_at`."""
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import platform
 import random
 import sys
 import threading
 import time
 from collections.abc import Callable
-from contextlib import nullcontext
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from bench import cpu
-from bench.players import (
+from bench.raw_append import measure_raw_appends
+from bench.support import server_procs
+from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
+from bench.support.players import (
     Api,
     BenchError,
     BotResults,
@@ -37,103 +29,41 @@ from bench.players import (
     play_bot_game,
     play_human_game,
 )
-from bench.raw_append import RawResult, measure_raw_appends
-from bench.service import Service, embedded_database_url, started_service
-from bench.stats import Counter, Progress, ms, percentile
+from bench.support.stats import Counter, Progress, in_threads, ms, ms_percentiles, percentile
 
 EDGE = 10  # actions at each end of a game compared for the early/late ratio
-GOAL_LATE_EARLY = 1.25
-GOAL_API_VS_RAW = 0.40
-GOAL_BOT_P95_MS = 250.0
 MAX_ERRORS = 20
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--url", default="http://127.0.0.1:8000", help="the running service")
-    p.add_argument(
-        "--start", action="store_true", help="start the service (python -m embedded.run)"
-    )
-    p.add_argument(
-        "--database-url",
-        default=os.environ.get("DATABASE_URL"),
-        help="Postgres of the service, for the raw append rate ($DATABASE_URL)",
-    )
-    p.add_argument("--game", default="trick_and_snipers", help="the game type of scenario 1")
-    p.add_argument(
-        "--policy",
-        default="first",
-        help="how the 4 human clients choose: 'first' template, or a bot level such as 'basic'",
-    )
-    p.add_argument(
-        "--late-version",
-        type=int,
-        default=None,
-        help="compare the first actions with those near this version (default: the last ones)",
-    )
-    p.add_argument("--players", type=int, default=4, help="human seats per game of scenario 1")
-    p.add_argument("--clients", type=int, default=8, help="concurrent clients (and DB threads)")
-    p.add_argument("--games", type=int, default=200, help="4-human games to play")
-    p.add_argument(
-        "--warmup",
-        type=int,
-        default=None,
-        help="games played first and not counted (default: one per client)",
-    )
-    p.add_argument(
-        "--session-per-seat",
-        action="store_true",
-        help="one keep-alive session per seat (a game's requests reach several API processes)",
-    )
-    p.add_argument("--raw-seconds", type=float, default=10.0, help="length of the raw append run")
-    p.add_argument("--bot-games", type=int, default=12, help="1 human + 3 bots games (0: skip)")
-    p.add_argument("--bot-clients", type=int, default=4, help="concurrent bot games")
-    p.add_argument("--poll", type=float, default=0.05, help="state poll interval in bot games (s)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
-    p.add_argument("--json", dest="json_path", help="also write the figures to this file")
-    return p.parse_args(argv)
-
-
-# --- running clients ---------------------------------------------------------------------------
-
-
 def run_clients(clients: int, games: int, play: Callable[[Api, int], None], url: str) -> None:
-    """`clients` threads, each with its own session, play games 0..games-1 between them."""
-    lock = threading.Lock()
-    next_game = [0]
-
-    def take() -> int | None:
-        with lock:
-            if next_game[0] >= games:
-                return None
-            next_game[0] += 1
-            return next_game[0] - 1
+    """`clients` threads, each with its own session, play games 0..games-1 between them; a
+    failed game is counted by `play`'s caller, and too many end the run."""
+    lock, taken = threading.Lock(), iter(range(games))
 
     def client() -> None:
         api = Api(url)
         try:
-            while (index := take()) is not None:
+            while (index := next_game()) is not None:
                 play(api, index)
         finally:
             api.close()
 
-    threads = [threading.Thread(target=client, name=f"client-{i}") for i in range(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    def next_game() -> int | None:
+        with lock:
+            return next(taken, None)
+
+    in_threads(client, [()] * clients)
 
 
-def guarded(play: Callable[[Api, int], None], on_error: Callable[[], int]):
-    """Counts a failed game instead of killing its client; aborts after MAX_ERRORS."""
-
+def guarded(
+    play: Callable[[Api, int], None], on_error: Callable[[], int]
+) -> Callable[[Api, int], None]:
     def wrapper(api: Api, index: int) -> None:
         try:
             play(api, index)
         except (BenchError, OSError) as error:
-            errors = on_error()
             print(f"\ngame {index} failed: {error}", file=sys.stderr)
-            if errors >= MAX_ERRORS:
+            if on_error() >= MAX_ERRORS:
                 raise SystemExit("too many failed games") from error
 
     return wrapper
@@ -147,275 +77,116 @@ class HumanRun:
     cpu: dict[str, float]  # CPU seconds per process group during the run
 
 
-def run_humans(args: argparse.Namespace, url: str, games: int, label: str) -> HumanRun:
-    results = HumanResults()
-    actions = Counter()
-
-    local = threading.local()  # a client thread's extra sessions (--session-per-seat)
+def run_humans(s: Settings, url: str, games: int, label: str) -> HumanRun:
+    results, actions, local = HumanResults(), Counter(), threading.local()
 
     def play(api: Api, index: int) -> None:
-        rng = random.Random(f"{args.seed}:{label}:{index}")
-        if not hasattr(local, "apis"):
-            extra = (
-                [Api(url, args.game) for _ in range(args.players - 1)]
-                if args.session_per_seat
-                else []
-            )
-            api.game_type = args.game
-            local.apis = [api, *extra]
-        results.add_game(*play_human_game(local.apis, rng, actions.add, args.policy, args.players))
+        rng = random.Random(f"{s['seed']}:{label}:{index}")
+        if not hasattr(local, "apis"):  # a client thread's sessions: one, or one per seat
+            api.game_type = s["game"]
+            extra = range(s["players"] - 1) if s["session_per_seat"] else range(0)
+            local.apis = [api, *(Api(url, s["game"]) for _ in extra)]
+        results.add_game(*play_human_game(local.apis, rng, actions.add, s["policy"], s["players"]))
 
     def on_error() -> int:
         results.add_error()
         return results.errors
 
     def render(elapsed: float) -> str:
-        rate = actions.value / elapsed if elapsed else 0.0
-        return (
-            f"[{label}] games {len(results.games)}/{games}  actions {actions.value}"
-            f"  {rate:.0f} actions/s  {elapsed:.0f} s"
-        )
+        rate = actions.value / max(elapsed, 1e-9)
+        done = f"games {len(results.games)}/{games}  actions {actions.value}"
+        return f"[{label}] {done}  {rate:.0f} actions/s  {elapsed:.0f} s"
 
-    cpu_before = cpu.snapshot()
-    started = time.perf_counter()
+    cpu_before, started = server_procs.snapshot(), time.perf_counter()
     with Progress(render):
-        run_clients(args.clients, games, guarded(play, on_error), url)
+        run_clients(s["clients"], games, guarded(play, on_error), url)
     seconds = time.perf_counter() - started
-    return HumanRun(results, seconds, actions.value, cpu.usage(cpu_before, cpu.snapshot()))
+    cpu = server_procs.usage(cpu_before, server_procs.snapshot())
+    return HumanRun(results, seconds, actions.value, cpu)
 
 
-def run_bots(args: argparse.Namespace, url: str) -> BotResults:
-    results = BotResults()
-    actions = Counter()
-
-    def play(api: Api, index: int) -> None:
-        rng = random.Random(f"{args.seed}:bots:{index}")
-        results.add_game(*play_bot_game(api, rng, args.poll, actions.add))
-
-    def on_error() -> int:
-        results.add_error()
-        return results.errors
-
-    def render(elapsed: float) -> str:
-        p95 = ms(percentile(results.after_human, 95))
-        return (
-            f"[bots] games {results.games}/{args.bot_games}  human actions {actions.value}"
-            f"  samples {len(results.after_human)}  p95 {p95:.0f} ms  {elapsed:.0f} s"
-        )
-
-    with Progress(render):
-        run_clients(args.bot_clients, args.bot_games, guarded(play, on_error), url)
-    return results
-
-
-# --- figures -----------------------------------------------------------------------------------
-
-
-def late_actions(game: list[tuple[int, float]], late_version: int | None) -> list[float]:
-    if late_version is None:
-        return [latency for _, latency in game[-EDGE:]]
-    return [latency for version, latency in game if abs(version - late_version) <= EDGE]
-
-
-def human_figures(run: HumanRun, late_version: int | None = None) -> dict[str, Any]:
+def human_figures(run: HumanRun, late_version: int | None = None) -> Figures:
     games = run.results.games
-    latencies = [latency for game in games for _, latency in game]
-    early = [latency for game in games for _, latency in game[:EDGE]]
-    late = [x for game in games for x in late_actions(game, late_version)]
-    early_p50, late_p50 = percentile(early, 50), percentile(late, 50)
+    posts = [latency for game in games for _, latency in game]
+
+    def late(game: list[tuple[int, float]]) -> list[float]:
+        if late_version is None:
+            return [latency for _, latency in game[-EDGE:]]
+        return [latency for version, latency in game if abs(version - late_version) <= EDGE]
+
+    early_p50 = percentile([latency for game in games for _, latency in game[:EDGE]], 50)
+    late_p50 = percentile([x for game in games for x in late(game)], 50)
+    cpus = os.cpu_count() or 1
     return {
         "games": len(games),
-        "events_per_game_p50": percentile([game[-1][0] for game in games if game], 50),
-        "early_versions": _span([v for game in games for v, _ in game[:EDGE]]),
-        "late_versions": late_version and f"{late_version - EDGE}-{late_version + EDGE}",
-        "late_samples": len(late),
         "failed_games": run.results.errors,
-        "actions": len(latencies),
+        "events_per_game_p50": percentile([game[-1][0] for game in games if game], 50),
+        "actions": len(posts),
         "seconds": round(run.seconds, 2),
-        "actions_per_s": round(len(latencies) / run.seconds, 1) if run.seconds else 0.0,
-        "post_p50_ms": round(ms(percentile(latencies, 50)), 2),
-        "post_p99_ms": round(ms(percentile(latencies, 99)), 2),
-        "post_max_ms": round(ms(max(latencies, default=float("nan"))), 2),
-        "get_state_p50_ms": round(ms(percentile(run.results.state_reads, 50)), 2),
+        "actions_per_s": round(len(posts) / run.seconds, 1) if run.seconds else 0.0,
+        **ms_percentiles("post", posts, 50, 99),
+        **ms_percentiles("get_state", run.results.state_reads, 50),
         "early_p50_ms": round(ms(early_p50), 2),
         "late_p50_ms": round(ms(late_p50), 2),
         "late_early_ratio": round(late_p50 / early_p50, 3) if early_p50 else None,
-        "cpu_busy_pct": round(100 * run.cpu["total"] / (run.seconds * (os.cpu_count() or 1)), 1),
+        "cpu_busy_pct": round(100 * run.cpu["total"] / (run.seconds * cpus), 1),
         "cpu_ms_per_action": {
-            group: round(1000 * seconds / max(1, len(latencies)), 2)
+            group: round(1000 * seconds / max(1, len(posts)), 2)
             for group, seconds in run.cpu.items()
-        },
+        },  # fmt: skip
     }
 
 
-def _span(versions: list[int]) -> str:
-    return f"{min(versions)}-{max(versions)}" if versions else "none"
+def run_bots(s: Settings, url: str) -> Figures:
+    results, actions = BotResults(), Counter()
 
+    def play(api: Api, index: int) -> None:
+        rng = random.Random(f"{s['seed']}:bots:{index}")
+        results.add_game(*play_bot_game(api, rng, s["poll"], actions.add))
 
-def bot_figures(results: BotResults) -> dict[str, Any]:
+    def on_error() -> int:
+        results.add_error()
+        return results.errors
+
+    with Progress(lambda t: f"[bots] games {results.games}/{s['bot_games']}  {t:.0f} s"):
+        run_clients(s["bot_clients"], s["bot_games"], guarded(play, on_error), url)
     return {
-        "games": results.games,
-        "failed_games": results.errors,
-        "samples": len(results.after_human),
-        "after_human_p50_ms": round(ms(percentile(results.after_human, 50)), 1),
-        "after_human_p95_ms": round(ms(percentile(results.after_human, 95)), 1),
-        "any_move_samples": len(results.any_hop),
-        "any_move_p50_ms": round(ms(percentile(results.any_hop, 50)), 1),
-        "any_move_p95_ms": round(ms(percentile(results.any_hop, 95)), 1),
+        "bot_games": results.games,
+        "bot_failed_games": results.errors,
+        **ms_percentiles("bot_after_human", results.after_human, 50, 95),
+        **ms_percentiles("bot_any_move", results.any_hop, 95),
     }
 
 
-def raw_figures(raw: RawResult | None, api_rate: float) -> dict[str, Any] | None:
-    if raw is None:
-        return None
-    return {
-        "threads": raw.threads,
-        "seconds": round(raw.seconds, 2),
-        "appends": raw.appends,
-        "appends_per_s": round(raw.rate, 1),
-        "api_vs_raw": round(api_rate / raw.rate, 3) if raw.rate else None,
-    }
-
-
-def goals(human: dict[str, Any], raw: dict[str, Any] | None, bots: dict[str, Any] | None):
-    """(name, measured, target, passed or None when not measured)."""
-
-    def check(value: float | None, ok: Callable[[float], bool]) -> bool | None:
-        return None if value is None or value != value else ok(value)  # NaN: not measured
-
-    ratio = human["late_early_ratio"]
-    share = raw["api_vs_raw"] if raw else None
-    p95 = bots["after_human_p95_ms"] if bots else None
-    return [
-        ("late/early p50", ratio, f"<= {GOAL_LATE_EARLY}", check(ratio, lambda v: v <= 1.25)),
-        ("API / raw appends", share, f">= {GOAL_API_VS_RAW:.0%}", check(share, lambda v: v >= 0.4)),
-        ("bot p95 (ms)", p95, f"<= {GOAL_BOT_P95_MS:.0f}", check(p95, lambda v: v <= 250)),
-    ]
-
-
-# --- output ------------------------------------------------------------------------------------
-
-
-def machine() -> dict[str, Any]:
-    return {
-        "cpus": os.cpu_count(),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "loadavg": [round(x, 2) for x in os.getloadavg()],
-    }
-
-
-def print_summary(report: dict[str, Any]) -> None:
-    h, raw, bots = report["api"], report["raw_append"], report["bots"]
-    before, after = report["machine_before"], report["machine_after"]
-    lines = [
-        "",
-        "=" * 30 + " Cardroom action benchmark " + "=" * 30,
-        f"machine      {before['cpus']} CPUs, {before['platform']}, Python {before['python']}",
-        f"load avg     before {_load(before)}   after {_load(after)}",
-        f"service      {report['service']}",
-        f"clients      {report['clients']}"
-        f"{' x 4 sessions (one per seat)' if report['session_per_seat'] else ''}"
-        f" (bot games: {report['bot_clients']})",
-        f"game         {report['game']}, {report['players']} humans (playing: {report['policy']}),"
-        f" p50 {h['events_per_game_p50']} events per game",
-        f"API          {h['games']} games, {h['actions']} actions in {h['seconds']} s:"
-        f" {h['actions_per_s']} actions/s ({h['failed_games']} failed games)",
-        f"POST action  p50 {h['post_p50_ms']} ms   p99 {h['post_p99_ms']} ms"
-        f"   max {h['post_max_ms']} ms   (GET state p50 {h['get_state_p50_ms']} ms)",
-        f"CPU          machine {h['cpu_busy_pct']}% busy; ms per action: "
-        + ", ".join(f"{g} {v}" for g, v in h["cpu_ms_per_action"].items()),
-        f"early/late   first {EDGE} (versions {h['early_versions']}) p50 {h['early_p50_ms']} ms"
-        f"   late ({h['late_versions'] or f'last {EDGE}'}, n={h['late_samples']})"
-        f" p50 {h['late_p50_ms']} ms   ratio {h['late_early_ratio']}",
-    ]
-    if raw:
-        lines.append(
-            f"raw appends  {raw['appends_per_s']}/s ({raw['threads']} threads, {raw['seconds']} s)"
-            f"   API/raw {raw['api_vs_raw']:.1%}"
-        )
-    else:
-        lines.append("raw appends  not measured (no --database-url / DATABASE_URL)")
-    if bots:
-        lines.append(
-            f"bots         human->bot p50 {bots['after_human_p50_ms']} ms"
-            f"   p95 {bots['after_human_p95_ms']} ms (n={bots['samples']});"
-            f" any move->bot p50 {bots['any_move_p50_ms']} ms"
-            f"   p95 {bots['any_move_p95_ms']} ms (n={bots['any_move_samples']})"
-        )
-    lines.append("-" * 87)
-    for goal in report["goals"]:
-        verdict = {True: "PASS", False: "FAIL", None: "n/a"}[goal["pass"]]
-        lines.append(f"{goal['name']:<20} {goal['value']!s:<10} goal {goal['goal']:<8} {verdict}")
-    lines.append("=" * 87)
-    print("\n".join(lines), flush=True)
-
-
-def _load(m: dict[str, Any]) -> str:
-    return "/".join(f"{x:.2f}" for x in m["loadavg"])
-
-
-# --- main --------------------------------------------------------------------------------------
-
-
-def database_url_for(args: argparse.Namespace, service: Service | None) -> str | None:
-    if args.database_url:
-        return args.database_url
-    if service is not None:
-        return service.database_url
-    data_dir = os.environ.get("DATA_DIR", ".data")  # the one `make run` uses by default
-    return embedded_database_url(data_dir)
-
-
-def bench(args: argparse.Namespace, service: Service | None) -> dict[str, Any]:
-    url = service.url if service else args.url
-    before = machine()
-    warmup = args.clients if args.warmup is None else args.warmup
+def run(context: Context, s: Settings) -> Figures:
+    warmup = s["clients"] if s["warmup"] is None else s["warmup"]
     if warmup:
-        run_humans(args, url, warmup, "warm-up")
-    human = human_figures(
-        run_humans(args, url, args.games, f"{args.players} humans"), args.late_version
-    )
-    database_url = database_url_for(args, service)
-    raw = None
-    if database_url:
-        print(f"[raw] {args.clients} threads, INSERT+COMMIT, {args.raw_seconds} s", file=sys.stderr)
-        raw = measure_raw_appends(database_url, args.clients, args.raw_seconds)
-    raw_fig = raw_figures(raw, human["actions_per_s"])
-    bots = bot_figures(run_bots(args, url)) if args.bot_games else None
-    return {
-        "service": f"{url} ({'started by the bench' if service else 'already running'})",
-        "game": args.game,
-        "players": args.players,
-        "policy": args.policy,
-        "clients": args.clients,
-        "session_per_seat": args.session_per_seat,
-        "bot_clients": args.bot_clients,
-        "machine_before": before,
-        "machine_after": machine(),
-        "api": human,
-        "raw_append": raw_fig,
-        "bots": bots,
-        "goals": [
-            {"name": n, "value": v, "goal": g, "pass": ok}
-            for n, v, g, ok in goals(human, raw_fig, bots)
-        ],
-    }
+        run_humans(s, context.url, warmup, "warm-up")
+    humans = run_humans(s, context.url, s["games"], f"{s['players']} humans")
+    figures: dict[str, Any] = human_figures(humans, s["late_version"])
+    if context.database_url and s["raw_seconds"]:
+        raw = measure_raw_appends(context.database_url, s["clients"], s["raw_seconds"])
+        figures["raw_appends_per_s"] = round(raw.rate, 1)
+        figures["api_vs_raw"] = round(figures["actions_per_s"] / raw.rate, 3)
+    return figures | (run_bots(s, context.url) if s["bot_games"] else {})
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    context = started_service() if args.start else nullcontext(None)
-    with context as service:
-        if service:
-            print(f"[bench] service at {service.url}, log {service.log_path}", file=sys.stderr)
-        report = bench(args, service)
-    print_summary(report)
-    if args.json_path:
-        Path(args.json_path).write_text(json.dumps(report, indent=2) + "\n")
-        print(f"figures written to {args.json_path}")
-    return 0 if all(g["pass"] is not False for g in report["goals"]) else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+BENCHMARK = Benchmark(
+    name="actions",
+    about="concurrent games through the HTTP API: actions/s, POST latency early and late, the "
+    "raw append rate, the bots' reaction",
+    run=run,
+    needs_service=True,
+    settings={"game": "trick_and_snipers", "policy": "first", "players": 4, "clients": 8,
+        "games": (200, 8), "warmup": (None, 0), "late_version": None, "session_per_seat": False,
+        "raw_seconds": (10.0, 1.0), "bot_games": (12, 1), "bot_clients": 4, "poll": 0.05,
+        "seed": 1},
+    goals=[
+        Goal("late_early_ratio", "<=", 1.25, about="POST p50 of a game's last 10 actions / first "
+            "10 <= 1.25 (or near `late_version` / the first 10)"),
+        Goal("api_vs_raw", ">=", 0.40, about="API actions/s >= 40 % of raw INSERT+COMMIT/s on the "
+            "same Postgres"),
+        Goal("bot_after_human_p95_ms", "<=", 250, "ms", "a bot's move committed <= 250 ms (p95) "
+            "after the human's"),
+    ],
+)  # fmt: skip

@@ -1,17 +1,12 @@
 """The Python client's cost: whole games (one human seat played from this process, bots on the
 server's workers; the four types in turn) played through cardroom_client, and the same games
-played with raw httpx calls (GET the view, POST the action, read the event stream), one of
-each in turn so that both see the same server. Printed: each way's wall time and POST p50, and
-the client's overhead per action, measured two ways: the p50 difference between the two, and
-inside the client (an act's time less the time its HTTP transport took, at p50).
-
-    .venv/bin/python -m bench.clients --start --games 20
-    .venv/bin/python -m bench.clients --url http://127.0.0.1:8000 --games 20
-"""
+with raw httpx calls (GET the view, POST the action, read the event stream), one of each in
+turn so that both see the same server. The client's overhead per action is measured two ways:
+the p50 difference between the two, and inside the client (an act's time less the time its
+HTTP transport took, at p50)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import time
@@ -22,10 +17,9 @@ from typing import Any
 import httpx
 from cardroom_client import Cardroom, bot, first_legal_action, human
 
-from bench.service import started_service
+from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 
 GAMES = ["trick_and_snipers", "saint_poker", "ouroboros_trick", "st_patrick"]
-GOAL_SECONDS = 0.001  # the client's overhead per action at p50
 SIZE = {"trick_and_snipers": 3, "saint_poker": 2, "ouroboros_trick": 3, "st_patrick": 3}
 
 
@@ -117,54 +111,38 @@ def play_raw(url: str, game_type: str) -> list[float]:
     return acts
 
 
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f} ms"
-
-
-def run(url: str, games: int) -> bool:
+def run(context: Context, s: Settings) -> Figures:
     client_acts: list[float] = []
     overheads: list[float] = []
     raw_acts: list[float] = []
-    client_wall = raw_wall = 0.0
-    for i in range(games):
+    for i in range(s["games"]):
         game_type = GAMES[i % len(GAMES)]
-        started = time.perf_counter()
-        acts, over = play_with_client(url, game_type)
-        client_wall += time.perf_counter() - started
+        acts, over = play_with_client(context.url, game_type)
         client_acts += acts
         overheads += over
-        started = time.perf_counter()
-        raw_acts += play_raw(url, game_type)
-        raw_wall += time.perf_counter() - started
+        raw_acts += play_raw(context.url, game_type)
     client_p50, raw_p50 = statistics.median(client_acts), statistics.median(raw_acts)
-    print(f"{games} games each way ({', '.join(GAMES)} in turn), one human seat, bots basic")
-    client = f"{client_wall:.2f} s, {len(client_acts)} actions, POST p50 {ms(client_p50)}"
-    print(f"cardroom_client: {client}")
-    print(f"raw httpx:       {raw_wall:.2f} s, {len(raw_acts)} actions, POST p50 {ms(raw_p50)}")
-    print(f"overhead per action, p50 difference: {ms(client_p50 - raw_p50)}")
-    inside = statistics.median(overheads)
-    print(
-        f"overhead per action, inside the client (act less its transport): p50"
-        f" {ms(inside)}, p95 {ms(statistics.quantiles(overheads, n=20)[-1])}"
-    )
-    passed = inside <= GOAL_SECONDS and client_p50 - raw_p50 <= GOAL_SECONDS
-    print(f"{'PASS' if passed else 'FAIL'}: the client's overhead per action at p50 <= 1 ms")
-    return passed
+    return {
+        "client_actions": len(client_acts),
+        "raw_actions": len(raw_acts),
+        "client_post_p50_ms": round(1000 * client_p50, 2),
+        "raw_post_p50_ms": round(1000 * raw_p50, 2),
+        "difference_p50_ms": round(1000 * (client_p50 - raw_p50), 2),
+        "inside_client_p50_ms": round(1000 * statistics.median(overheads), 2),
+        "inside_client_p95_ms": round(1000 * statistics.quantiles(overheads, n=20)[-1], 2),
+    }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
-    )
-    parser.add_argument("--url", default="http://127.0.0.1:8000", help="the running service")
-    parser.add_argument("--start", action="store_true", help="start the service (embedded.run)")
-    parser.add_argument("--games", type=int, default=20, help="whole games each way")
-    options = parser.parse_args(argv)
-    if options.start:
-        with started_service() as service:
-            return 0 if run(service.url, options.games) else 1
-    return 0 if run(options.url, options.games) else 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+BENCHMARK = Benchmark(
+    name="clients",
+    about="the Python client's overhead per action, against raw httpx calls",
+    run=run,
+    needs_service=True,
+    settings={"games": (20, 1)},
+    goals=[
+        Goal("inside_client_p50_ms", "<=", 1.0, "ms", "the Python client's overhead per action at "
+            "p50 <= 1 ms (inside the client: an act less its HTTP transport)"),
+        Goal("difference_p50_ms", "<=", 1.0, "ms", "the same, POST p50 through the client less "
+            "with raw httpx"),
+    ],
+)  # fmt: skip

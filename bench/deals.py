@@ -1,49 +1,31 @@
-"""What deriving a deal from seeds costs (docs/audit.md section 7), per deal, for every game and
-table size, next to the shuffle it replaces (the server's generator drawing a sample and a salt).
-
-    .venv/bin/python -m bench.deals
-    .venv/bin/python -m bench.deals --deals 20000 --json deals.json
-
-Measured: `derive_deal` (context, HMAC-SHA256 stream, Fisher-Yates with rejection sampling, first
+"""What deriving a deal from seeds costs (docs/audit.md section 7), per deal, for every game
+and table size, next to the shuffle it replaces (the server's generator drawing a sample and a
+salt): `derive_deal` (context, HMAC-SHA256 stream, Fisher-Yates with rejection sampling, first
 leader, salt), and the whole seeded `Deal` of a full table as the service makes it
-(`domain.tables.fair_deals.seeded_deal`: the derivation plus reading the table). The figure the
-issue asks for is the derivation's mean cost per deal; the goal is under 1 ms.
-"""
+(`seeded_deal`: the derivation plus reading the table)."""
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import secrets
-import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from pathlib import Path
 
+from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from domain.games import GAME_TYPES
 from domain.shared.deal_derivation import derive_deal
 from domain.shared.seeds import PLAYER, ClientSeed, SeedSetup
 from domain.tables import table as tables
 from domain.tables.fair_deals import seeded_deal
 
-GOAL_MS = 1.0
 GAME_ID = "c0ffee00-0000-4000-8000-000000000001"
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--deals", type=int, default=5_000, help="deals per game and table size")
-    p.add_argument("--json", type=Path, help="write the figures here")
-    return p.parse_args(argv)
-
-
-def microseconds_each(run: Callable[[int], object], count: int) -> float:
+def ms_each(run: Callable[[int], object], count: int) -> float:
     started = time.perf_counter()
     for i in range(count):
         run(i)
-    return (time.perf_counter() - started) / count * 1e6
+    return (time.perf_counter() - started) / count * 1000
 
 
 def full_table(game_id: str, players: int) -> tables.Table:
@@ -57,61 +39,40 @@ def full_table(game_id: str, players: int) -> tables.Table:
     return tables.evolve(tables.create(game_type, created), sealed)
 
 
-@dataclass(frozen=True)
-class Row:
-    game: str
-    players: int
-    cards: int
-    derive_us: float  # derive_deal alone
-    seeded_deal_us: float  # the Deal of a full table, as the service makes it
-    shuffle_us: float  # what it replaces: a sample of the deck and a salt
-
-
-def measure(game_id: str, players: int, count: int) -> Row:
+def measure(game_id: str, players: int, count: int) -> dict[str, float]:
+    """Per deal, in ms: `derive_deal` alone, the Deal of a full table as the service makes it,
+    and what it replaces (a sample of the deck and a salt)."""
     table = full_table(game_id, players)
     cards = tables.pending_deal(table) or ()
-    server_seeds = [secrets.token_hex(32) for _ in range(count)]  # a fresh key every deal
-    client_seeds = [f"seed of seat {s}" for s in range(players)]
+    keys = [secrets.token_hex(32) for _ in range(count)]  # a fresh key every deal
+    seeds = [f"seed of seat {seat}" for seat in range(players)]
     rng = random.SystemRandom()
-    return Row(
-        game_id,
-        players,
-        len(cards),
-        microseconds_each(
-            lambda i: derive_deal(server_seeds[i], client_seeds, GAME_ID, 1, cards), count
-        ),
-        microseconds_each(lambda i: seeded_deal(table, GAME_ID), count),
-        microseconds_each(
+    return {
+        "cards": len(cards),
+        "derive_ms": ms_each(lambda i: derive_deal(keys[i], seeds, GAME_ID, 1, cards), count),
+        "seeded_deal_ms": ms_each(lambda i: seeded_deal(table, GAME_ID), count),
+        "shuffle_ms": ms_each(
             lambda i: (rng.sample(cards, len(cards)), rng.randint(0, 2**128 - 1)), count
         ),
-    )
+    }
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    rows = [
-        measure(game_id, players, args.deals)
+def run(context: Context, s: Settings) -> Figures:
+    rows = {
+        f"{game_id}_{players}": measure(game_id, players, s["deals"])
         for game_id, game_type in sorted(GAME_TYPES.items())
         for players in range(game_type.min_players, game_type.max_players + 1)
-    ]
-    print(
-        f"{'game':<18} {'seats':>5} {'cards':>5} {'derive':>10} {'seeded Deal':>12} {'shuffle':>10}"
-    )
-    for row in rows:
-        print(
-            f"{row.game:<18} {row.players:>5} {row.cards:>5} {row.derive_us:>8.1f}us"
-            f" {row.seeded_deal_us:>10.1f}us {row.shuffle_us:>8.1f}us"
-        )
-    worst = max(max(row.derive_us, row.seeded_deal_us) for row in rows) / 1000
-    mean = sum(row.derive_us for row in rows) / len(rows) / 1000
-    verdict = "PASS" if worst < GOAL_MS else "FAIL"
-    print(f"deriving a deal: mean {mean:.3f} ms, worst {worst:.3f} ms per deal")
-    print(f"goal: deriving a deal takes < {GOAL_MS} ms: {verdict}")
-    if args.json:
-        figures = {"rows": [asdict(row) for row in rows], "mean_ms": mean, "worst_ms": worst}
-        args.json.write_text(json.dumps(figures, indent=2) + "\n")
-    return 0 if verdict == "PASS" else 1
+    }
+    mean = sum(row["derive_ms"] for row in rows.values()) / len(rows)
+    worst = max(max(row["derive_ms"], row["seeded_deal_ms"]) for row in rows.values())
+    rounded = {name: {k: round(v, 4) for k, v in row.items()} for name, row in rows.items()}
+    return {"mean_ms": round(mean, 4), "worst_ms": round(worst, 4), **rounded}
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+BENCHMARK = Benchmark(
+    name="deals",
+    about="deriving a deal from the seeds, every game and table size",
+    run=run,
+    settings={"deals": (5_000, 30)},
+    goals=[Goal("worst_ms", "<", 1.0, "ms", "deriving a deal from the seeds < 1 ms (the worst)")],
+)  # fmt: skip

@@ -24,7 +24,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, jsonify, request
+from flask import Flask, Response, jsonify, request
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
@@ -55,12 +55,12 @@ def create_app(
         return {} if kind is None else views.get(kind)
 
     @app.get("/readyz")
-    def ready():  # bench/service.py's readiness check, as Cardroom's
+    def ready() -> Response:  # bench/support/service.py's readiness check, as Cardroom's
         return jsonify({"status": "ready"})
 
     @app.post("/games")
     @app.post("/views/<kind>/games")
-    def create_game(kind: str | None = None):
+    def create_game(kind: str | None = None) -> tuple[Response, int]:
         game = uuid.uuid4()
         with pool.connection() as conn:
             conn.execute("INSERT INTO bench_floor_games (id, version) VALUES (%s, 0)", (game,))
@@ -68,7 +68,7 @@ def create_app(
 
     @app.get("/games/<uuid:game>")
     @app.get("/views/<kind>/games/<uuid:game>")
-    def show_game(game: uuid.UUID, kind: str | None = None):
+    def show_game(game: uuid.UUID, kind: str | None = None) -> Response | tuple[Response, int]:
         with pool.connection() as conn:
             row = conn.execute(
                 "SELECT version FROM bench_floor_games WHERE id = %s", (game,)
@@ -80,7 +80,7 @@ def create_app(
 
     @app.post("/games/<uuid:game>/actions")
     @app.post("/views/<kind>/games/<uuid:game>/actions")
-    def act(game: uuid.UUID, kind: str | None = None):
+    def act(game: uuid.UUID, kind: str | None = None) -> tuple[Response, int]:
         action = request.get_json()
         bodies = sample(kind)
         if bodies is None:

@@ -1,31 +1,22 @@
 """A year of history: does the store stay fast once it holds 100,000 finished games?
 
-    .venv/bin/python -m bench.history                      # 100,000 games, then measure, then drop
-    .venv/bin/python -m bench.history --games 1000 --keep  # a small one, kept for another run
-    .venv/bin/python -m bench.history --drop               # drop the bench's databases
-
-Loads, into a database of its own (`--database`, on the server of DATABASE_URL; never the
-tests'), --games finished games and --active tables in play or waiting for a player, each
-played for real by the service's command code (bench/history_games.py) and written through the
-Postgres store's write path with its stream row, snapshot, seat tokens, players' seats and
-notices, chained, signed and auditable (bench/history_load.py). Chunks of games go in one
-transaction each: a load stopped at any point goes on where it stopped when run again with the
-same --games, --active and --seed.
-
-A second database, `<database>_empty`, holds the same active tables and the games audited, and
-none of the history. Then, on each store through a service started as `make run` starts it:
-POST action p50 and p99, GET /games?status=waiting, a finished game's /audit (computed, and
-kept) and /export, the outbox relay's lag, and the start-up time (migrations included). Prints
-the ratios history / empty (goal <= 1.2), the disk bytes per event and the size of every index.
-Both databases are dropped at the end unless --keep.
-"""
+Loads, into a database of its own (`database`, on the server of the runner's service or of
+DATABASE_URL; never the tests'), `games` finished games and `active` tables in play or waiting
+for a player, each played for real by the service's command code (bench/history_games.py) and
+written through the Postgres store's write path with its stream row, snapshot, seat tokens,
+players' seats and notices, chained, signed and auditable (bench/history_load.py). Chunks of
+games go in one transaction each: a load stopped at any point goes on where it stopped when run
+again with the same `games`, `active` and `seed`. A second database, `<database>_empty`, holds
+the same active tables and the games audited, and none of the history. Then, on each store
+through a service started as `make run` starts it: POST action p50 and p99,
+GET /games?status=waiting, a finished game's /audit (computed, and kept) and /export, the
+outbox relay's lag, and the start-up time (migrations included): the ratios history / empty,
+the disk bytes per event and the size of every index. Both databases are dropped at the end
+unless `keep`; `load_only` loads and stops."""
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
-import os
-import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -34,72 +25,41 @@ from pathlib import Path
 from bench import history_load as load
 from bench import history_measure as measure
 from bench.history_sizes import print_sizes
-from bench.stats import Progress
+from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings, Skip
+from bench.support.stats import Progress
+from testing.databases import with_database
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--games", type=int, default=100_000, help="finished games in the history")
-    p.add_argument("--active", type=int, default=1_000, help="tables in play or waiting")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--database", default="cardroom_history", help="the bench's database")
-    p.add_argument(
-        "--server-url",
-        default=os.environ.get("DATABASE_URL", ""),
-        help="a Postgres server the bench may create databases on (DATABASE_URL)",
-    )
-    p.add_argument("--workers", type=int, default=2, help="processes playing games")
-    p.add_argument("--samples", type=int, default=20, help="finished games audited")
-    p.add_argument("--rounds", type=int, default=3, help="measuring rounds")
-    p.add_argument("--actions", type=int, default=600, help="actions (per store, round)")
-    p.add_argument("--clients", type=int, default=2, help="threads playing them")
-    p.add_argument("--list-calls", type=int, default=100, help="waiting lists (per store, round)")
-    p.add_argument("--relay-games", type=int, default=2, help="1-human 3-bot games (ditto)")
-    p.add_argument("--starts", type=int, default=5, help="start-ups timed per store")
-    p.add_argument("--load-only", action="store_true", help="load, print the sizes, stop")
-    p.add_argument("--keep", action="store_true", help="keep the databases at the end")
-    p.add_argument("--drop", action="store_true", help="drop the databases, and nothing else")
-    return p.parse_args(argv)
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    if not args.server_url:
-        print("set DATABASE_URL (or --server-url) to a Postgres server", file=sys.stderr)
-        return 2
-    if args.database.startswith("cardroom_test"):
-        print("--database must not be one of the tests' databases", file=sys.stderr)
-        return 2
-    names = (args.database, f"{args.database}_empty")
-    if args.drop:
-        for name in names:
-            load.drop_database(args.server_url, name)
-        print(f"dropped {', '.join(names)}")
-        return 0
-    plan = load.Plan(args.seed, args.games, args.active)
-    history_url, plan, history_key = load_store(args, names[0], plan, None)
-    indexes = [*plan.samples(args.samples), *range(plan.games, plan.games + plan.active)]
-    empty_url, _, empty_key = load_store(args, names[1], plan, indexes)
-    print_sizes(history_url)
-    if args.load_only:
-        return 0
+def run(context: Context, s: Settings) -> Figures:
+    server = context.database_url
+    if not server:
+        raise Skip("needs a Postgres server: the runner's service, or DATABASE_URL")
+    if s["database"].startswith("cardroom_test"):
+        raise Skip("`database` must not be one of the tests' databases")
+    names = (s["database"], f"{s['database']}_empty")
+    plan = load.Plan(s["seed"], s["games"], s["active"])
+    history_url, plan, history_key = load_store(s, server, names[0], plan, None)
+    indexes = [*plan.samples(s["samples"]), *range(plan.games, plan.games + plan.active)]
+    empty_url, _, empty_key = load_store(s, server, names[1], plan, indexes)
+    figures = print_sizes(history_url)
+    if s["load_only"]:
+        return figures
     try:
-        return compare(args, plan, (empty_url, empty_key), (history_url, history_key))
+        return figures | compare(s, plan, (empty_url, empty_key), (history_url, history_key))
     finally:
-        if not args.keep:
+        if not s["keep"]:
             for name in names:
-                load.drop_database(args.server_url, name)
-            print(f"dropped {', '.join(names)} (--keep keeps them)")
+                load.drop_database(server, name)
 
 
 def load_store(
-    args: argparse.Namespace, name: str, plan: load.Plan, indexes: list[int] | None
+    s: Settings, server: str, name: str, plan: load.Plan, indexes: list[int] | None
 ) -> tuple[str, load.Plan, str]:
     """The store `name` loaded with the plan's games (or those `indexes` alone): its URL, the
     plan it holds and its signing key (PEM)."""
-    url = load.with_database(args.server_url, name)
-    if not load.database_exists(args.server_url, name):
-        load.create_database(args.server_url, name)
+    url = with_database(server, name)
+    if not load.database_exists(server, name):
+        load.create_database(server, name)
     plan, key_pem = load.prepare(url, plan)
     if load.is_finished(url):
         print(f"{name}: loaded before")
@@ -119,7 +79,7 @@ def load_store(
                 f" this run, {rate:.1f} games/s, about {left / 60:.0f} min left")  # fmt: skip
 
     started = time.perf_counter()
-    with multiprocessing.get_context("fork").Pool(args.workers) as pool, Progress(render):
+    with multiprocessing.get_context("fork").Pool(s["workers"]) as pool, Progress(render):
         for games, events in pool.imap_unordered(load.load_chunk, jobs):
             counts["games"] += games
             counts["events"] += events
@@ -130,12 +90,9 @@ def load_store(
 
 
 def compare(
-    args: argparse.Namespace,
-    plan: load.Plan,
-    empty: tuple[str, str],
-    history: tuple[str, str],
-) -> int:
-    samples_to_audit = [plan.spec(i, plan.players()).game_id for i in plan.samples(args.samples)]
+    s: Settings, plan: load.Plan, empty: tuple[str, str], history: tuple[str, str]
+) -> Figures:
+    samples_to_audit = [plan.spec(i, plan.players()).game_id for i in plan.samples(s["samples"])]
     with tempfile.TemporaryDirectory(prefix="cardroom-history-") as keys:
         stores = []
         for name, (url, pem) in (("empty", empty), ("history", history)):
@@ -144,9 +101,9 @@ def compare(
             key_file.chmod(0o600)
             stores.append(measure.Store(name, url, str(key_file), samples_to_audit))
         figures = {store.name: measure.Samples() for store in stores}
-        for start in range(args.starts):
+        for start in range(s["starts"]):
             for store in stores if start % 2 == 0 else stores[::-1]:
-                print(f"start-up {start + 1}/{args.starts}: {store.name}", flush=True)
+                print(f"start-up {start + 1}/{s['starts']}: {store.name}", flush=True)
                 measure.measure_startup(store, figures[store.name])
         with (
             measure.timed_service(stores[0], figures["empty"]) as first,
@@ -157,39 +114,53 @@ def compare(
                 measure.Target(stores[1], second.url, figures["history"]),
             ]
             # The first calls of a process pay for its imports and pools: thrown away.
-            warm_up(args, targets)
-            for number in range(args.rounds):
-                print(f"round {number + 1}/{args.rounds}", flush=True)
-                run_round(args, targets, number)
-    lines, met = measure.ratio_table(figures["empty"], figures["history"])
-    print()
-    print("\n".join(lines))
+            warm_up(s, targets)
+            for number in range(s["rounds"]):
+                print(f"round {number + 1}/{s['rounds']}", flush=True)
+                run_round(s, targets, number)
     counts = {k: len(v) for k, v in figures["history"].values.items()}
-    print(f"samples per store: {counts}")
-    return 0 if met else 1
+    return measure.ratios(figures["empty"], figures["history"]) | {"samples_per_store": counts}
 
 
-def warm_up(args: argparse.Namespace, targets: list[measure.Target]) -> None:
+def warm_up(s: Settings, targets: list[measure.Target]) -> None:
     """A short round whose figures are thrown away."""
     print("warming up", flush=True)
     thrown = [replace(t, samples=measure.Samples()) for t in targets]
     short = [replace(t, store=replace(t.store, samples_to_audit=t.store.samples_to_audit[:2]))
              for t in thrown]  # fmt: skip
-    measure.measure_actions(thrown, 40, 1, args.seed)
+    measure.measure_actions(thrown, 40, 1, s["seed"])
     measure.measure_waiting_list(thrown, 5)
     measure.measure_audits(short)
-    measure.measure_relay(thrown, 1, args.seed)
+    measure.measure_relay(thrown, 1, s["seed"])
 
 
-def run_round(args: argparse.Namespace, targets: list[measure.Target], number: int) -> None:
-    seed = args.seed * 1000 + number
-    measure.measure_actions(targets, args.actions, args.clients, seed)
-    shown = measure.measure_waiting_list(targets, args.list_calls)
+def run_round(s: Settings, targets: list[measure.Target], number: int) -> None:
+    seed = s["seed"] * 1000 + number
+    measure.measure_actions(targets, s["actions"], s["clients"], seed)
+    shown = measure.measure_waiting_list(targets, s["list_calls"])
     if 0 in shown.values() or len(set(shown.values())) > 1:
         raise SystemExit(f"GET /games?status=waiting showed pages of {shown} tables")
     measure.measure_audits(targets)
-    measure.measure_relay(targets, args.relay_games, seed)
+    measure.measure_relay(targets, s["relay_games"], seed)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+BENCHMARK = Benchmark(
+    name="history",
+    about="a year of history (100,000 finished games) against an empty store, call by call",
+    run=run,
+    needs_service=True,
+    settings={"games": (100_000, 20), "active": (1_000, 60), "seed": 1,
+        "database": "cardroom_history", "workers": (2, 1), "samples": (20, 2), "rounds": (3, 1),
+        "actions": (600, 20), "clients": 2, "list_calls": (100, 5), "relay_games": (2, 1),
+        "starts": (5, 1), "load_only": False, "keep": False},
+    goals=[
+        Goal(
+            measure.figure_name(f),
+            "<=",
+            measure.GOAL,
+            "x",
+            f"{f.label}: history / empty <= {measure.GOAL}",
+        )
+        for f in measure.FIGURES
+    ],
+)  # fmt: skip

@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 from uuid import UUID
 
 import psycopg
@@ -129,7 +130,7 @@ def signer_from(pem: str) -> HeadSigner:
     return HeadSigner(key)
 
 
-def _load_players(conn: psycopg.Connection, plan: Plan) -> None:
+def _load_players(conn: psycopg.Connection[Any], plan: Plan) -> None:
     """The players of the history: a name and a key nobody holds."""
     rng = random.Random(f"{plan.seed}/keys")
     for number, player in enumerate(plan.players()):
@@ -140,7 +141,7 @@ def loaded_chunks(conn: psycopg.Connection) -> set[int]:
     return {row[0] for row in conn.execute("SELECT chunk FROM bench_history_chunks")}
 
 
-def write_games(conn: psycopg.Connection, games: list[PlayedGame], signer: HeadSigner) -> int:
+def write_games(conn: psycopg.Connection[Any], games: list[PlayedGame], signer: HeadSigner) -> int:
     """The games as the Postgres unit of work writes them, each game's events in one append;
     the number of events. In the order of their players: the notices lock each player's row,
     so two chunks written at once always take their players' locks in the same order."""

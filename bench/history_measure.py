@@ -14,7 +14,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,9 +23,9 @@ from uuid import UUID
 
 import psycopg
 
-from bench.players import Api, TablePlayer, Tally, expect, play_bot_game
-from bench.service import Service, started_service
-from bench.stats import percentile
+from bench.support.players import Api, TablePlayer, Tally, expect, play_bot_game
+from bench.support.service import Service, started_service
+from bench.support.stats import in_threads, percentile
 from events.postgres.audit_cache import all_passed
 
 ACTION_GAME = "trick_and_snipers"
@@ -118,26 +118,7 @@ def measure_actions(targets: list[Target], actions: int, clients: int, seed: int
         for target, tally in zip(targets, tallies, strict=True):
             target.samples.extend("action", tally.posts)
 
-    in_threads(client, clients)
-
-
-def in_threads(work: Callable[[int], None], count: int) -> None:
-    """work(0) ... work(count - 1), each in a thread of its own; the first failure raised."""
-    failures: list[BaseException] = []
-
-    def run(number: int) -> None:
-        try:
-            work(number)
-        except BaseException as error:  # noqa: BLE001 - raised below
-            failures.append(error)
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if failures:
-        raise failures[0]
+    in_threads(client, [(n,) for n in range(clients)])
 
 
 def measure_waiting_list(targets: list[Target], calls: int) -> dict[str, int]:
@@ -197,7 +178,7 @@ def measure_relay(targets: list[Target], games: int, seed: int) -> None:
             play_bot_game(api, rng, 0.01, lambda: None)
         api.close()
 
-    in_threads(play, len(targets))
+    in_threads(play, [(n,) for n in range(len(targets))])
     for target in targets:
         with psycopg.connect(target.store.url, autocommit=True) as conn:
             rows = conn.execute(
@@ -231,22 +212,18 @@ FIGURES = (
 GOAL = 1.2
 
 
-def ratio_table(empty: Samples, history: Samples) -> tuple[list[str], bool]:
-    """The lines of the table of ratios, and whether every ratio meets the goal."""
-    lines = [f"{'measure':<42} {'empty':>10} {'history':>10} {'ratio':>7}  goal <= {GOAL}"]
-    met = True
+def figure_name(figure: Figure) -> str:
+    return f"{figure.samples}_p{figure.pct:g}_ratio"
+
+
+def ratios(empty: Samples, history: Samples) -> dict[str, float]:
+    """Each figure on both stores (ms) and its ratio history / empty."""
+    found: dict[str, float] = {}
     for figure in FIGURES:
         before = empty.figure(figure.samples, figure.pct)
         after = history.figure(figure.samples, figure.pct)
-        ratio = after / before if before > 0 else float("nan")
-        ok = ratio <= GOAL
-        met = met and ok
-        lines.append(
-            f"{figure.label:<42} {_ms(before):>10} {_ms(after):>10} {ratio:>7.2f}"
-            f"  {'PASS' if ok else 'FAIL'}"
-        )
-    return lines, met
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.2f} s"
+        name = figure_name(figure)
+        found[name.replace("_ratio", "_empty_ms")] = round(1000 * before, 2)
+        found[name.replace("_ratio", "_history_ms")] = round(1000 * after, 2)
+        found[name] = round(after / before, 3) if before > 0 else float("nan")
+    return found

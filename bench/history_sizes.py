@@ -39,7 +39,8 @@ def size(count: float) -> str:
     raise AssertionError("unreachable")
 
 
-def print_sizes(url: str) -> None:
+def print_sizes(url: str) -> dict[str, float]:
+    """Prints the sizes; the bytes per event as figures."""
     (events, heap, toast, indexes, total, database), every = sizes(url)
     per = max(events, 1)
     print(f"events: {events:,}; bytes per event: {total / per:.0f} (heap {heap / per:.0f},"
@@ -48,3 +49,5 @@ def print_sizes(url: str) -> None:
     print(f"{'index':<40} {'table':<20} {'size':>10}")
     for name, table, bytes_ in every:
         print(f"{name:<40} {table:<20} {size(bytes_):>10}")
+    return {"events": events, "bytes_per_event": round(total / per),
+            "database_bytes_per_event": round(database / per)}  # fmt: skip

@@ -13,6 +13,8 @@ import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from bench.support.benchmark import Benchmark, Context, Figures, Settings
+
 DATA = {"seat": 1, "card": {"suit": "red", "rank": 7}, "snipe": False}  # a typical CardPlayed
 
 
@@ -88,3 +90,20 @@ def measure_raw_appends(database_url: str, threads: int, seconds: float) -> RawR
     finally:
         _drop(database_url, table)
     return RawResult(sum(counts), elapsed, threads)
+
+
+def run(context: Context, s: Settings) -> Figures:
+    result = measure_raw_appends(context.require_service().database_url or "", s["threads"],
+                                 s["seconds"])  # fmt: skip
+    return {"threads": result.threads, "appends": result.appends,
+            "appends_per_s": round(result.rate, 1)}  # fmt: skip
+
+
+BENCHMARK = Benchmark(
+    name="raw_append",
+    about="the raw single-event INSERT+COMMIT rate of the service's Postgres (no goal: the "
+    "actions bench's ceiling)",
+    run=run,
+    needs_service=True,
+    settings={"threads": 8, "seconds": (10.0, 1.0)},
+)  # fmt: skip

@@ -1,7 +1,7 @@
 """The soak's tables: games of all four types kept in play through the public API, at a human
 pace, some with four humans and some with one human and three bots (whose moves are jobs on
-the RQ workers). Built on bench/paced_play.py's drivers (a few keep-alive sessions sharing the
-tables, each table due about every `pace` s); what differs is here:
+the RQ workers). Built on bench/support/paced_play.py's drivers (a few keep-alive sessions sharing
+the tables, each table due about every `pace` s); what differs is here:
 
 - a table is of any game type, with bots or not, and its client acts the way README.md's
   walkthrough does: its seat's view, a move built from one of `you.legal_actions`, sent with
@@ -23,8 +23,8 @@ from typing import Any
 
 import requests
 
-from bench.paced_play import BadAnswer, Failure, PacedPlay, Table, Timed
-from bench.players import Api
+from bench.support.paced_play import BadAnswer, Failure, PacedPlay, Table, Timed
+from bench.support.players import Api
 from domain.kit.templates import action_from_template
 
 GAME_TYPES = ("trick_and_snipers", "st_patrick", "ouroboros_trick", "saint_poker")
@@ -171,13 +171,15 @@ class SoakPlay(PacedPlay):
             return table.state
         if response.status_code != 200:
             raise BadAnswer(f"GET /games/{table.id}: {response.status_code}")
-        return response.json()
+        body: dict[str, Any] = response.json()
+        return body
 
     def _get(self, api: Api, path: str, token: str | None) -> dict[str, Any]:
         response = self._call(api, "GET", path, token)
         if response.status_code != 200:
             raise BadAnswer(f"GET {path}: {response.status_code}")
-        return response.json()
+        body: dict[str, Any] = response.json()
+        return body
 
     def _call(self, api: Api, method: str, path: str, token: str | None,
               **kwargs: Any) -> requests.Response:  # fmt: skip

@@ -1,6 +1,5 @@
 """What the soak watches on the server while it plays: the outbox (through /readyz: rows not yet
-done and the age of the oldest), the RQ queue's depth (Redis), and the memory of each server
-process it started (bench/server_procs.py), plus the small summaries it prints of them."""
+done and the age of the oldest) and the RQ queue's depth (Redis), and their summaries."""
 
 from __future__ import annotations
 
@@ -9,12 +8,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import psutil
 import redis
 import requests
 from rq import Queue
-
-from bench import server_procs
 
 
 @dataclass
@@ -51,36 +47,6 @@ class Watcher:
 
     def close(self) -> None:
         self.session.close()
-
-
-# --- memory of the server's processes ------------------------------------------------------
-
-
-def role(proc: psutil.Process) -> str:
-    """'api master', 'api worker', 'pushpin' or 'rq worker' (gunicorn's master is the one
-    whose parent is not gunicorn)."""
-    try:
-        command = " ".join(proc.cmdline())
-        if "-m workers" in command:
-            return "rq worker"
-        if any(name in command for name in ("pushpin", "condure", "zurl")):
-            return "pushpin"
-        parent = proc.parent()
-        under_gunicorn = parent is not None and "gunicorn" in " ".join(parent.cmdline())
-    except psutil.Error:
-        return "gone"
-    return "api worker" if under_gunicorn else "api master"
-
-
-def rss_by_role() -> dict[str, int]:
-    """RSS of each server process under this one, keyed 'role pid'."""
-    found: dict[str, int] = {}
-    for proc in server_procs.app_processes():
-        try:
-            found[f"{role(proc)} {proc.pid}"] = proc.memory_info().rss
-        except psutil.Error:
-            continue
-    return found
 
 
 # --- summaries -----------------------------------------------------------------------------

@@ -1,63 +1,40 @@
-"""Cardroom event-stream benchmark: delivery latency with many open streams.
+"""Thousands of event streams while tables play at a human pace.
 
-    .venv/bin/python -m bench.stream --start --streams 200
-    .venv/bin/python -m bench.stream --url http://127.0.0.1:8000
-    .venv/bin/python -m bench.stream --start --capacity --streams 10000 --games 100 --pace 3
-    .venv/bin/python -m bench.stream --start --capacity --streams 0 --games 100 --slow-clients 1000
-
-Scenario 1: --streams Server-Sent Event streams on --streams/4 four-human Trick & Snipers games
-(one stream per seat token), all opened first; then --drivers threads play those games round
-robin through the API. Delivery latency = arrival on a stream - the event's `recorded_at`
-(stamped just before the commit, so it slightly overstates). The streams are read as in
-scenario 2, by bench/sse_reader.py's process (HTTP/1.0, so no chunked framing).
-Also reports the POST /actions latency while the streams are open.
-
-Scenario 2 (--capacity): --games four-human St Patrick tables (--game-type; long games, the
-clients playing as the `basic` bot) played through the API by --drivers threads at a human
-pace, each table acting every --pace s (bench/paced_play.py; a game that ends is replaced).
-First each table plays a random number of actions below --spread-actions at once, so that
-rounds end (and the worker deals the next) at different times, as at tables that did not all
-sit down together. The default, about one game, also has games end (and be replaced) at a
-steady rate from the first phase on: with less, no game ends in the quiet phase, and the
-streams phase alone pays for creating games. One run, in phases of --phase-seconds each,
-after --warmup-seconds:
-  1. no streams: POST /actions latency, and the RSS of the server processes (gunicorn master
-     and workers, RQ workers) at its end;
-  2. (--streams N > 0) N streams opened, --open-concurrency handshakes at a time, per game its
-     4 seat streams (?access_token=) and N/games - 4 spectators: then the same play again,
-     with delivery latency (arrival - recorded_at, events recorded after their stream
-     opened), POST latency, RSS and bytes per stream;
-  3. (--slow-clients N > 0) N more sockets that each send one header line every
-     --slow-interval s and never finish their request: POST latency against the phase
-     before, and any request that failed or timed out.
-The streams are read by an asyncio client in a process of its own (bench/sse_reader.py).
-With --start the service gets MAX_STREAMS=--max-streams (the server's capacity) and
-MAX_STREAMS_PER_CLIENT=0 (every stream comes from one address), and --fanout says who holds the
-streams: the API's workers (the default, as `make run` comes), or Pushpin behind HAProxy's front
-door; --nodes 2 starts `make run NODES=2` (the front door, Pushpin, two API nodes), and the
-capacity run then adds the CPU each part of the service used. --json writes the figures.
-"""
+`games` four-human St Patrick tables (`game_type`; long games, the clients playing as the
+`basic` bot) are played through the API by `drivers` threads, each table acting every `pace`
+s (bench/support/paced_play.py; a game that ends is replaced). First each table plays a random
+number of actions below `spread_actions` at once, so that rounds end (and the worker deals
+the next) at different times, as at tables that did not all sit down together; about one game
+also has games end (and be replaced) at a steady rate from the first phase on. Then, after
+`warmup_seconds`, in phases of `phase_seconds`:
+  1. no streams: POST /actions latency, and the RSS of the server's processes at its end;
+  2. (`streams` > 0) the streams opened, `open_concurrency` handshakes at a time, per table its
+     4 seat streams (?access_token=) and spectators: the same play again, with delivery
+     latency (arrival less `recorded_at`, events recorded after their stream opened), POST
+     latency, RSS and bytes per stream.
+The streams are read by an asyncio client in a process of its own (bench/support/sse_reader.py).
+The service gets MAX_STREAMS=`max_streams` and MAX_STREAMS_PER_CLIENT=0 (every stream comes
+from one address); `fanout` says who holds the streams (the API's workers, as `make run`
+comes, or Pushpin behind the front door); `nodes` 2 starts `make run NODES=2`. With a started
+service, the CPU of each part of it, and what its log says, are figures too."""
 
 from __future__ import annotations
 
-import argparse
 import bisect
-import json
 import os
 import random
 import shutil
 import sys
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import psutil
 
-from bench import server_procs
-from bench.paced_play import (
+from bench.support import server_procs
+from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
+from bench.support.paced_play import (
     PacedPlay,
     Table,
     Timed,
@@ -65,153 +42,10 @@ from bench.paced_play import (
     posts_between,
     probes_between,
 )
-from bench.players import Api, PlayedTable, take_turn
-from bench.service import started_service
-from bench.sse_reader import ReaderProcess, Status
-from bench.stats import Progress, ms, percentile
+from bench.support.sse_reader import ReaderProcess, Status
+from bench.support.stats import Progress, ms, ms_percentiles, percentile
 
-GOAL_P95_MS = 100.0
-GOAL_CAPACITY_P95_MS = 250.0  # delivery, with all the streams open
-GOAL_POST_P99_RATIO = 2.0  # POST p99 with the streams (or slow clients) / without
 REPLACEMENT_WINDOW_S = 2.0  # after a game's replacement: its end, the new game, its streams
-GOAL_RSS_BYTES = 2 * 1024**3  # every server process together, with all the streams open
-SCENARIO_TIMEOUT = 30.0  # s for scenario 1's streams to open, and to end after their games
-
-
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--url", default="http://127.0.0.1:8000", help="the running service")
-    p.add_argument("--start", action="store_true", help="start the service (embedded.run)")
-    p.add_argument("--streams", type=int, default=200, help="open streams (4 per game)")
-    p.add_argument("--drivers", type=int, default=4, help="threads playing the games")
-    p.add_argument(
-        "--pace",
-        type=float,
-        default=None,
-        help="pause after each action (s; default 0); --capacity: s between a table's actions"
-        " (default 3)",
-    )
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument(
-        "--fanout", choices=["embedded", "pushpin"], default="embedded",
-        help="with --start: the API's workers, or Pushpin behind the front door, hold the streams",
-    )  # fmt: skip
-    p.add_argument("--nodes", type=int, default=1, help="with --start: API nodes (NODES)")
-    p.add_argument("--json", dest="json_path", help="also write the figures to this file")
-    c = p.add_argument_group("--capacity (scenario 2)")
-    c.add_argument("--capacity", action="store_true", help="run scenario 2")
-    c.add_argument("--games", type=int, default=100, help="tables played at the pace")
-    c.add_argument("--game-type", default="st_patrick")
-    c.add_argument("--policy", default="basic", help="how the clients choose (players.py)")
-    c.add_argument(
-        "--spread-actions",
-        type=int,
-        default=300,
-        help="play each table up to this many actions first, so their rounds and games end at"
-        " different times (300: about one St Patrick game of basic bots, 290 actions for four;"
-        " 40: about one round; 0: all in step)",
-    )
-    c.add_argument("--phase-seconds", type=float, default=60.0, help="length of each phase")
-    c.add_argument("--warmup-seconds", type=float, default=10.0, help="play before phase 1")
-    c.add_argument("--open-concurrency", type=int, default=200, help="stream handshakes at once")
-    c.add_argument("--max-streams", type=int, default=11000, help="MAX_STREAMS of the server")
-    c.add_argument(
-        "--reader-nice",
-        type=int,
-        default=0,
-        help="niceness of the stream reader (19: it yields the CPU to the server it measures)",
-    )
-    c.add_argument("--slow-clients", type=int, default=0, help="sockets that never finish")
-    c.add_argument("--slow-interval", type=float, default=4.0, help="s between their lines")
-    c.add_argument("--keep-log", help="copy the started service's log here at the end")
-    return p.parse_args(argv)
-
-
-# --- streams ---------------------------------------------------------------------------------
-
-
-def drive(api: Api, tables: list[PlayedTable], pace: float, posts: list[float]) -> None:
-    """Plays the tables round robin, one action per table per turn, until all are over."""
-    active = list(tables)
-    while active:
-        for table in list(active):
-            seat = table.seat_to_act()
-            if table.finished:
-                active.remove(table)
-            elif seat is None:  # a worker's step is under way: look again next turn
-                table.refresh(api)
-            else:
-                posts.append(take_turn(api, table, seat).post)
-                if pace:
-                    time.sleep(pace)
-
-
-def scenario_streams(args: argparse.Namespace, url: str) -> dict:
-    api = Api(url)
-    tables = [
-        PlayedTable.create(api, random.Random(args.seed + i), name="p")
-        for i in range(max(1, args.streams // 4))
-    ]
-    paths = [
-        f"/games/{table.id}/events/stream?after={table.state['version']}&access_token={token}"
-        for table in tables
-        for token in table.tokens.values()
-    ]
-    reader = ReaderProcess(url)
-    reader.open(paths, concurrency=50)
-    status = wait_for(reader, lambda s: s.pending == 0, SCENARIO_TIMEOUT)
-    print(f"{status.open_now} streams open on {len(tables)} games", file=sys.stderr)
-    posts: list[float] = []
-    shares = [tables[i :: args.drivers] for i in range(args.drivers)]
-
-    def render(elapsed: float) -> str:
-        s = reader.status()
-        return (
-            f"[streams] open {s.open_now}  events delivered {s.events}  actions {len(posts)}"
-            f"  recent p95 {ms(s.recent_p95):.1f} ms  {elapsed:.0f} s"
-        )
-
-    started = time.perf_counter()
-    with Progress(render):
-        drivers = [
-            threading.Thread(target=drive, args=(Api(url), share, args.pace, posts))
-            for share in shares
-        ]
-        for thread in drivers:
-            thread.start()
-        for thread in drivers:
-            thread.join()
-        wait_for(reader, lambda s: s.open_now == 0, SCENARIO_TIMEOUT)  # the last events
-    seconds = time.perf_counter() - started
-    final = reader.stop()
-    lags = list(final.lags)
-    full = [lag for lag, at in zip(final.lags, final.arrivals, strict=True)
-            if at < final.first_ended_at]  # fmt: skip
-    return {
-        "streams": args.streams,
-        "games": len(tables),
-        "events_delivered": len(lags),
-        "delivered_with_all_streams_open": len(full),
-        "delivery_p50_ms": ms(percentile(lags, 50)),
-        "delivery_p95_ms": ms(percentile(lags, 95)),
-        "delivery_p99_ms": ms(percentile(lags, 99)),
-        "delivery_p95_all_open_ms": ms(percentile(full, 95)),
-        "actions": len(posts),
-        "actions_per_s": len(posts) / seconds,
-        "post_p50_ms": ms(percentile(posts, 50)),
-        "post_p95_ms": ms(percentile(posts, 95)),
-        "refused_streams": sum(final.refusals.values()) + sum(final.failed.values()),
-    }
-
-
-def wait_for(reader: ReaderProcess, done: Callable[[Status], bool], timeout: float) -> Status:
-    """The reader's status once `done` says so, or when `timeout` s have passed."""
-    deadline = time.monotonic() + timeout
-    status = reader.status()
-    while not done(status) and time.monotonic() < deadline:
-        time.sleep(0.2)
-        status = reader.status()
-    return status
 
 
 # --- capacity: thousands of streams while tables play at a human pace -------------------------
@@ -225,7 +59,6 @@ class Phase:
     open_min: int | None  # streams open, the fewest seen (sampled every second)
     open_first: int | None  # streams open at the first sample
     open_max: int | None  # streams open, the most seen
-    slow_min: int | None  # slow sockets connected, the fewest seen
     busy_pct: float  # the machine's CPU, all processes
     steal_pct: float  # the machine's CPU taken by the hypervisor for others
     server_cpu_pct: float  # the server's processes (gunicorn, RQ workers), % of one CPU
@@ -367,8 +200,7 @@ def run_phase(name: str, seconds: float, play: PacedPlay, sampler: Sampler | Non
         if sampler is not None:
             st = sampler.last
             line += (
-                f"  streams open {st.open_now}  events {st.events}"
-                f"  p95 {ms(st.recent_p95):.0f} ms  slow {st.slow_connected}"
+                f"  streams open {st.open_now}  events {st.events}  p95 {ms(st.recent_p95):.0f} ms"
             )
         return line
 
@@ -392,24 +224,11 @@ def run_phase(name: str, seconds: float, play: PacedPlay, sampler: Sampler | Non
         open_min=min((st.open_now + st.pending for st in seen), default=None),
         open_first=seen[0].open_now + seen[0].pending if seen else None,
         open_max=max((st.open_now for st in seen), default=None),
-        slow_min=min((st.slow_connected for st in seen), default=None),
         busy_pct=round(busy_pct, 1),
         steal_pct=round(steal_pct, 1),
         server_cpu_pct=round(server_pct / (end - start), 1),
         reader_cpu_pct=round(reader_pct / (end - start), 1),
     )
-
-
-def connect_slow_clients(sampler: Sampler, count: int, path: str, interval: float) -> None:
-    sampler.reader.slow_clients(count, path, interval)
-
-    def render(elapsed: float) -> str:
-        return f"[slow clients] connected {sampler.last.slow_connected}/{count}  {elapsed:.0f} s"
-
-    deadline = time.monotonic() + 60
-    with Progress(render):
-        while sampler.sample().slow_connected < count and time.monotonic() < deadline:
-            time.sleep(0.5)
 
 
 def server_rss() -> tuple[int, list[int]]:
@@ -429,10 +248,9 @@ def phase_figures(prefix: str, phase: Phase, play: PacedPlay) -> dict[str, Any]:
     return {
         f"{prefix}_actions": len(posts),
         f"{prefix}_actions_per_s": round(len(posts) / (phase.end - phase.start), 1),
-        f"{prefix}_post_p50_ms": round(ms(percentile(posts, 50)), 1),
-        f"{prefix}_post_p99_ms": round(ms(percentile(posts, 99)), 1),
+        **ms_percentiles(f"{prefix}_post", posts, 50, 99),
         f"{prefix}_post_max_ms": round(ms(max(posts, default=float("nan"))), 1),
-        f"{prefix}_new_connection_p99_ms": round(ms(percentile(probes, 99)), 1),
+        **ms_percentiles(f"{prefix}_new_connection", probes, 99),
         f"{prefix}_failed_requests": len(failures),
         f"{prefix}_machine_busy_pct": phase.busy_pct,
         f"{prefix}_machine_steal_pct": phase.steal_pct,
@@ -453,9 +271,7 @@ def delivery_figures(final: Status, phase: Phase) -> dict[str, Any]:
     ]
     return {
         "delivered_events": len(lags),
-        "delivery_p50_ms": round(ms(percentile(lags, 50)), 1),
-        "delivery_p95_ms": round(ms(percentile(lags, 95)), 1),
-        "delivery_p99_ms": round(ms(percentile(lags, 99)), 1),
+        **ms_percentiles("delivery", lags, 50, 95, 99),
         "delivery_max_ms": round(ms(max(lags, default=float("nan"))), 1),
     }
 
@@ -468,22 +284,21 @@ class CapacityRun:
     """Phases 1-3 of the docstring, in one run. `managed`: the bench started the service, so
     its processes are ours to measure."""
 
-    def __init__(self, args: argparse.Namespace, url: str, managed: bool) -> None:
-        self.args = args
+    def __init__(self, s: Settings, url: str, managed: bool) -> None:
+        self.s = s
         self.managed = managed
-        pace = 3.0 if args.pace is None else args.pace
-        self.play = PacedPlay(url, args.game_type, args.policy, pace, args.drivers, args.seed)
-        reading = args.streams or args.slow_clients
-        self.reader = ReaderProcess(url, args.reader_nice) if reading else None
+        pace = s["pace"]
+        self.play = PacedPlay(url, s["game_type"], s["policy"], pace, s["drivers"], s["seed"])
+        self.reader = ReaderProcess(url, s["reader_nice"]) if s["streams"] else None
         self.sampler = Sampler(self.reader) if self.reader else None
         self.figures: dict[str, Any] = {
-            "game_type": args.game_type,
-            "tables": args.games,
+            "game_type": s["game_type"],
+            "tables": s["games"],
             "pace_s": pace,
-            "drivers": args.drivers,
-            "spread_actions": args.spread_actions,
-            "phase_s": args.phase_seconds,
-            "reader_nice": args.reader_nice,
+            "drivers": s["drivers"],
+            "spread_actions": s["spread_actions"],
+            "phase_s": s["phase_seconds"],
+            "reader_nice": s["reader_nice"],
             "load_avg_before": load_average(),
         }
         self.pids: list[int] = []
@@ -491,25 +306,23 @@ class CapacityRun:
         self.live: Phase | None = None  # the phase with every stream open
 
     def run(self) -> dict[str, Any]:
-        print(f"[tables] creating {self.args.games} {self.args.game_type} games", file=sys.stderr)
-        self.play.create_tables(self.args.games)
-        self.play.spread(self.args.spread_actions)
+        print(f"[tables] creating {self.s['games']} {self.s['game_type']} games", file=sys.stderr)
+        self.play.create_tables(self.s["games"])
+        self.play.spread(self.s["spread_actions"])
         self.play.start()
         final = None
         try:
-            run_phase("warm-up", self.args.warmup_seconds, self.play, None)
-            previous = self.quiet_phase()
-            if self.args.streams:
-                previous = self.streams_phase(previous)
-            if self.args.slow_clients:
-                self.slow_phase(previous)
+            run_phase("warm-up", self.s["warmup_seconds"], self.play, None)
+            quiet = self.quiet_phase()
+            if self.s["streams"]:
+                self.streams_phase(quiet)
         finally:
             self.play.stop()
             final = self.reader.stop() if self.reader else None
         return self.closing_figures(final)
 
     def quiet_phase(self) -> Phase:
-        quiet = run_phase("no streams", self.args.phase_seconds, self.play, self.sampler)
+        quiet = run_phase("no streams", self.s["phase_seconds"], self.play, self.sampler)
         self.figures |= phase_figures("quiet", quiet, self.play)
         if self.managed:
             self.rss_before, self.pids = server_rss()
@@ -518,16 +331,16 @@ class CapacityRun:
 
     def streams_phase(self, quiet: Phase) -> Phase:
         assert self.sampler is not None
-        paths = stream_paths(self.play, self.args.streams)
+        paths = stream_paths(self.play, self.s["streams"])
         # Before the opening, which takes seconds: games end meanwhile too.
         reopened = reopen_on_replace(
-            self.play, self.sampler, self.args.streams, self.args.open_concurrency
+            self.play, self.sampler, self.s["streams"], self.s["open_concurrency"]
         )
-        seconds = open_streams(self.sampler, paths, self.args.open_concurrency)
+        seconds = open_streams(self.sampler, paths, self.s["open_concurrency"])
         self.figures["open_seconds"] = round(seconds, 1)
         rss_open = server_rss()[0] if self.managed else 0
-        live = run_phase("streams open", self.args.phase_seconds, self.play, self.sampler)
-        self.figures |= streams_summary(self.args.streams, self.sampler.last, live)
+        live = run_phase("streams open", self.s["phase_seconds"], self.play, self.sampler)
+        self.figures |= streams_summary(self.s["streams"], self.sampler.last, live)
         self.figures["streams_reopened"] = reopened.streams
         self.figures |= phase_figures("streams", live, self.play)
         self.figures["post_p99_ratio_streams"] = ratio(
@@ -541,28 +354,9 @@ class CapacityRun:
         self.live = live
         return live
 
-    def slow_phase(self, previous: Phase) -> None:
-        assert self.sampler is not None
-        path = f"/games/{self.play.tables[0].id}"
-        connect_slow_clients(self.sampler, self.args.slow_clients, path, self.args.slow_interval)
-        slow = run_phase("slow clients", self.args.phase_seconds, self.play, self.sampler)
-        self.figures |= phase_figures("slow", slow, self.play)
-        prefix = "streams" if previous is self.live else "quiet"
-        self.figures["slow_compared_with"] = previous.name
-        self.figures["post_p99_ratio_slow"] = ratio(
-            self.figures["slow_post_p99_ms"], self.figures[f"{prefix}_post_p99_ms"]
-        )
-        self.figures["new_connection_p99_ratio_slow"] = ratio(
-            self.figures["slow_new_connection_p99_ms"],
-            self.figures[f"{prefix}_new_connection_p99_ms"],
-        )
-        self.figures["slow_clients_connected_min"] = slow.slow_min
-
     def closing_figures(self, final: Status | None) -> dict[str, Any]:
         if final is not None and self.live is not None:
             self.figures |= delivery_figures(final, self.live)
-        if final is not None and self.args.slow_clients:
-            self.figures |= slow_client_figures(final)
         self.figures["failures_whole_run"] = failure_kinds(self.play)
         self.figures["rejected_actions"] = self.play.log.rejected
         self.figures["games_replaced"] = self.play.log.replaced
@@ -574,16 +368,6 @@ class CapacityRun:
 
 def load_average() -> str:
     return "/".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def slow_client_figures(final: Status) -> dict[str, Any]:
-    """How the server treated the slow sockets: how many, how they ended, after how long."""
-    return {
-        "slow_connections_made": final.slow_connections,
-        "slow_connections_ended": dict(final.slow_closed),
-        "slow_connection_life_p50_s": round(percentile(final.slow_lifetimes, 50), 2),
-        "slow_connection_life_max_s": round(max(final.slow_lifetimes, default=float("nan")), 2),
-    }
 
 
 def streams_summary(requested: int, status: Status, live: Phase) -> dict[str, Any]:
@@ -607,45 +391,6 @@ def failure_kinds(play: PacedPlay) -> dict[str, int]:
         kind = failure.what.split(":", 1)[0]
         kinds[kind] = kinds.get(kind, 0) + 1
     return kinds
-
-
-def capacity_goals(args: argparse.Namespace, f: dict[str, Any]) -> list[tuple[str, bool]]:
-    goals: list[tuple[str, bool]] = []
-    if args.streams:
-        goals += [
-            (f"no stream refused below capacity ({f['refused_streams']})",
-             f["refused_streams"] == 0),
-            (f"all {args.streams} streams open at once, none lost"
-             f" (most sampled {f['streams_open_max_during_phase']}, fewest"
-             f" {f['streams_open_min_during_phase']}, at the phase's start"
-             f" {f['streams_open_at_phase_start']}; the server ended"
-             f" {f['streams_ended_by_server']}, {f['streams_dropped']} of them before their"
-             f" game ended; given up {sum(f['streams_given_up'].values())})",
-             kept_open(args.streams, f)),
-            (f"delivery p95 < {GOAL_CAPACITY_P95_MS:.0f} ms ({f['delivery_p95_ms']} ms)",
-             f["delivery_p95_ms"] < GOAL_CAPACITY_P95_MS),
-            (f"POST p99 with streams <= {GOAL_POST_P99_RATIO} x without"
-             f" ({f['post_p99_ratio_streams']})",
-             f["post_p99_ratio_streams"] <= GOAL_POST_P99_RATIO),
-        ]  # fmt: skip
-        if "server_rss_with_streams_bytes" in f and f["server_rss_with_streams_bytes"]:
-            rss = f["server_rss_with_streams_bytes"]
-            goals.append((f"server RSS with all open <= 2 GiB ({rss / 2**30:.2f} GiB)",
-                          rss <= GOAL_RSS_BYTES))  # fmt: skip
-    if args.slow_clients:
-        failed = f["slow_failed_requests"]
-        goals += [
-            (f"POST p99 with slow clients <= {GOAL_POST_P99_RATIO} x without"
-             f" ({f['post_p99_ratio_slow']})",
-             f["post_p99_ratio_slow"] <= GOAL_POST_P99_RATIO),
-            (f"no request failed or timed out with slow clients ({failed})", failed == 0),
-        ]  # fmt: skip
-    return goals
-
-
-def print_figures(figures: dict[str, Any]) -> None:
-    for name, value in figures.items():
-        print(f"{name:34} {value:.1f}" if isinstance(value, float) else f"{name:34} {value}")
 
 
 PROBLEM_MARKS = (" WARNING ", " ERROR ", " CRITICAL ", "[WARNING]", "[ERROR]", "[CRITICAL]")
@@ -751,58 +496,49 @@ def traceback_at(lines: list[str], first: int) -> str:
     return "\n".join(lines[max(0, first - 1) : end + 1])
 
 
-def main_capacity(args: argparse.Namespace) -> int:
-    if args.start:
-        settings = {"MAX_STREAMS": str(args.max_streams), **service_settings(args)}
-        with started_service(settings) as service:
-            print(f"[bench] service at {service.url}, log {service.log_path}", file=sys.stderr)
-            cpu_before = server_procs.cpu_by_kind(service.data_dir, service.pid)
-            figures = CapacityRun(args, service.url, managed=True).run()
-            cpu_after = server_procs.cpu_by_kind(service.data_dir, service.pid)
-            figures["cpu_seconds_by_process"] = server_procs.cpu_between(cpu_before, cpu_after)
-            figures |= log_findings(service.log_path, args.keep_log)
-            figures |= server_side_posts(service.log_path, figures)
-            figures["max_streams_per_process"] = args.max_streams
-    else:
-        figures = CapacityRun(args, args.url, managed=False).run()
-    print_figures(figures)
-    goals = capacity_goals(args, figures)
-    for text, ok in goals:
-        print(f"goal: {text}: {'PASS' if ok else 'FAIL'}")
-    write_json(args.json_path, figures | {"goals": [{"goal": t, "pass": ok} for t, ok in goals]})
-    return 0 if all(ok for _, ok in goals) else 1
+def run(context: Context, s: Settings) -> Figures:
+    service = context.service
+    if service is None:
+        return CapacityRun(s, context.url, managed=False).run()
+    cpu_before = server_procs.cpu_by_kind(service.data_dir, service.pid)
+    figures = CapacityRun(s, service.url, managed=True).run()
+    cpu_after = server_procs.cpu_by_kind(service.data_dir, service.pid)
+    figures["cpu_seconds_by_process"] = server_procs.cpu_between(cpu_before, cpu_after)
+    figures |= log_findings(service.log_path, s["keep_log"])
+    figures |= server_side_posts(service.log_path, figures)
+    if figures.get("server_rss_with_streams_bytes"):
+        figures["server_rss_with_streams_gib"] = figures["server_rss_with_streams_bytes"] / 2**30
+    if s["streams"]:
+        figures["all_streams_kept_open"] = kept_open(s["streams"], figures)
+    return figures
 
 
-def service_settings(args: argparse.Namespace) -> dict[str, str]:
+def service_env(s: Settings) -> dict[str, str]:
     """Every stream comes from one address: no per-client cap. NODES=2 holds the streams on
-    Pushpin behind its front door, whatever --fanout says."""
-    shape = {"NODES": str(args.nodes)} if args.nodes > 1 else {"FANOUT": args.fanout}
-    return {"MAX_STREAMS_PER_CLIENT": "0", **shape}
+    Pushpin behind its front door, whatever `fanout` says."""
+    shape = {"NODES": str(s["nodes"])} if s["nodes"] > 1 else {"FANOUT": s["fanout"]}
+    return {"MAX_STREAMS": str(s["max_streams"]), "MAX_STREAMS_PER_CLIENT": "0", **shape}
 
 
-def write_json(path: str | None, figures: dict[str, Any]) -> None:
-    if path:
-        Path(path).write_text(json.dumps(figures, indent=2, default=str) + "\n")
-        print(f"figures written to {path}")
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    if args.capacity:
-        return main_capacity(args)
-    args.pace = args.pace or 0.0
-    if args.start:  # every stream comes from one address: no per-client cap
-        with started_service(service_settings(args)) as service:
-            figures = scenario_streams(args, service.url)
-    else:
-        figures = scenario_streams(args, args.url)
-    print_figures(figures)
-    ok = figures["delivery_p95_ms"] < GOAL_P95_MS
-    print(f"goal: delivery p95 < {GOAL_P95_MS:.0f} ms with {args.streams} streams open:"
-          f" {'PASS' if ok else 'FAIL'}")  # fmt: skip
-    write_json(args.json_path, figures | {"goal_pass": ok})
-    return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+BENCHMARK = Benchmark(
+    name="stream",
+    about="thousands of event streams on tables played at a human pace: delivery, POSTs, memory",
+    run=run,
+    needs_service=True,
+    service_env=service_env,
+    settings={"streams": (10_000, 200), "games": (100, 10), "pace": (3.0, 1.0), "drivers": 4,
+        "game_type": "st_patrick", "policy": "basic", "spread_actions": (300, 40),
+        "phase_seconds": (60.0, 8.0), "warmup_seconds": (10.0, 2.0),
+        "open_concurrency": (200, 50), "max_streams": 11_000, "reader_nice": 0,
+        "fanout": "embedded", "nodes": 1, "keep_log": "", "seed": 1},
+    goals=[
+        Goal("refused_streams", "==", 0, about="10,000 streams on 100 St Patrick tables at a "
+            "human pace: none refused"),
+        Goal("all_streams_kept_open", "==", True, about="all open at once, none lost"),
+        Goal("delivery_p95_ms", "<", 250, "ms", "delivery p95 < 250 ms"),
+        Goal("post_p99_ratio_streams", "<=", 2, "x", "POST p99 in the streams phase <= 2 x the "
+            "quiet phase's"),
+        Goal("server_rss_with_streams_gib", "<=", 2, "GiB", "memory of every server process <= 2 "
+            "GiB"),
+    ],
+)  # fmt: skip

@@ -1,5 +1,5 @@
 """Server-Sent Events as a client reads them: one parser of the format, and one blocking client
-for a stream or a few (tests). Thousands of streams at once are bench/sse_reader.py's, which
+for a stream or a few (tests). Thousands of streams at once are bench/support/sse_reader.py's, which
 reads only what it times."""
 
 from __future__ import annotations

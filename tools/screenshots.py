@@ -28,7 +28,7 @@ from pathlib import Path
 import requests
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from bench.service import started_service
+from bench.support.service import started_service
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 PHONE = {"width": 360, "height": 740}

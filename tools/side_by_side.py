@@ -8,14 +8,14 @@ next, so runs one after the other cannot show a change of a tenth. Here both API
 side and are driven at the same time, --clients keep-alive threads each, so whatever the
 machine does it does to both: what differs between them in a round is the code's.
 
-This checkout is started as `make run` starts it (bench/service.py); --ref is checked out in a
-temporary git worktree and served by a second gunicorn beside it (bench/service.second_api),
-on the same database, Redis and worker, and with this checkout's .venv: a revision that
-needs a package this one dropped needs it installed there first (f62d49c: flask-cors). Each
-side's games are four humans, played as bench/floor.py plays them (the acting seat's view,
-then its action). Per round and side: the CPU seconds of its gunicorn master, workers and
-stream processes per action; then the ratio of this checkout's to --ref's, round by round,
-and its median (below 1: this checkout spends less).
+This checkout is started as `make run` starts it (bench/support/service.py); --ref is checked
+out in a temporary git worktree and served by a second gunicorn beside it
+(bench/support/service.second_api), on the same database, Redis and worker, and with this
+checkout's .venv: a revision that needs a package this one dropped needs it installed there
+first (f62d49c: flask-cors). Each side's games are four humans, played as bench/floor.py plays
+them (the acting seat's view, then its action). Per round and side: the CPU seconds of its
+gunicorn master, workers and stream processes per action; then the ratio of this checkout's to
+--ref's, round by round, and its median (below 1: this checkout spends less).
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ from typing import Any
 
 import psutil
 
-from bench import server_procs
-from bench.players import Api, TablePlayer, Tally
-from bench.service import REPO, second_api, started_service
-from bench.stats import Progress, median
+from bench.support import server_procs
+from bench.support.players import Api, TablePlayer, Tally
+from bench.support.service import REPO, second_api, started_service
+from bench.support.stats import Progress, median
 
 WARMUP = 10  # uncounted actions per client before each round
 

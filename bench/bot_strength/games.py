@@ -3,7 +3,6 @@ to its end, every decision timed under its level; the options and the run they s
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import random
 import time
@@ -12,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bench.stats import Progress, percentile
+from bench.support.stats import Progress, percentile
 from domain.games import GAME_TYPES
 from domain.kit.budget import Iterations
 from domain.kit.outcome import GameEnded
@@ -66,15 +65,12 @@ def decision_times(seconds: Iterable[dict[str, list[float]]]) -> dict[str, dict[
     }
 
 
-def add_options(p: argparse.ArgumentParser, games: int) -> None:
-    p.add_argument("--games", type=int, default=games, help="games per game type (and pairing)")
-    p.add_argument("--game", action="append", choices=sorted(GAME_TYPES), help="only these")
-    p.add_argument("--processes", type=int, default=1, help="worker processes")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--iterations", type=int, help="search budget per decision: Iterations(K)")
+# The settings both pure-domain benches take: the game types (all when empty), worker
+# processes, the seed, and the search budget per decision (Iterations(K); None: the bots' own).
+SETTINGS: dict[str, Any] = {"games_of": [], "processes": 1, "seed": 1, "iterations": None}
 
 
-def run(name: str, play_one: Callable[[J], R], jobs: Sequence[J], processes: int) -> list[R]:
+def run_jobs(name: str, play_one: Callable[[J], R], jobs: Sequence[J], processes: int) -> list[R]:
     """Every job played, in worker processes if more than one; a progress line meanwhile."""
     done: list[Any] = []
     with Progress(lambda t: f"{name}: {len(done)}/{len(jobs)} games in {t:.0f} s"):

@@ -1,36 +1,32 @@
 """Mixed tables in the pure domain: one seat of each level of a lineup at every table, as the
 rated tables of `rating_levels` seat them; do the levels finish in their order?
 
-    .venv/bin/python -m bench.bot_strength.lineups --game st_patrick --games 300 --iterations 200
-    .venv/bin/python -m bench.bot_strength.lineups --lineup strong,basic,random --processes 2
-
 Each game seats the lineup's levels (so it has as many players as the lineup has levels) in
 one of their orders round the table, in turn by the game's number, and ends with the game's own
 ranking (G7: `GameType.ranking`, as ratings take it). Every game has its own generator, seeded
-from --seed, the game and its number, so a run gives the same figures whatever --processes.
+from `seed`, the game and its number, so a run gives the same figures whatever `processes`.
 
-Printed per game type:
+Per game type:
 - for each pair of levels A, B: how often A finished above B (a shared place counts half), with
   a 95 % Wilson interval;
 - each level's rating after every game was rated in order of its number, one rated identity
   per level, exactly as the server rates them (events/ratings.py: openskill's Plackett-Luce),
   and whether the displayed ratings (mu - 3 sigma) are in the lineup's order.
 
---iterations K hands each bot decision Iterations(K) (searching bots only; without it they use
+`iterations` K hands each bot decision Iterations(K) (searching bots only; without it they use
 their own default).
 """
 
 from __future__ import annotations
 
-import argparse
 import math
-import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from bench.bot_strength.games import LEVELS, add_options, decision_times, play, run
+from bench.bot_strength.games import LEVELS, SETTINGS, decision_times, play, run_jobs
+from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from domain.games import GAME_TYPES
 from domain.tables.rated_games import RatedResult
 from events.ratings import Rating, rate
@@ -95,58 +91,50 @@ def ratings(records: Sequence[Record]) -> dict[str, Rating]:
     return current
 
 
-def report(records: Sequence[Record], lineup: Sequence[str]) -> bool:
-    """Prints each game's figures; whether the displayed ratings follow the lineup in all."""
+def report(records: Sequence[Record], lineup: Sequence[str]) -> Figures:
+    """Per game: how often each level finished above each other, the levels' ratings, their
+    decision times; and whether the displayed ratings follow the lineup in every game."""
     by_game: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         by_game[record.game].append(record)
-    every = True
+    figures: Figures = {}
     for game, group in sorted(by_game.items()):
-        print(f"\n{game}: {len(group)} games of {len(lineup)} seats ({', '.join(lineup)})")
-        for a, b in combinations(lineup, 2):
-            share, low, high = above_share(group, a, b)
-            print(f"  {a} above {b}: {share:.3f} ({low:.3f}-{high:.3f})")
         rated = ratings(group)
         shown = [rated[level] for level in lineup]
-        ordered = all(x.display > y.display for x, y in zip(shown, shown[1:], strict=False))
-        every = every and ordered
-        cells = ", ".join(
-            f"{level} {r.display:.2f} ({r.mu:.2f}, {r.sigma:.2f})"
-            for level, r in zip(lineup, shown, strict=True)
-        )
-        print(f"  ratings, display (mu, sigma): {cells}: {'ordered' if ordered else 'NOT ordered'}")
-        for level, t in decision_times(r.seconds for r in group).items():
-            print(f"  {level:<8} {t['decisions']:>6} decisions, mean {t['mean_ms']:7.2f} ms,"
-                  f" p95 {t['p95_ms']:7.2f} ms")  # fmt: skip
-    return every
+        figures[game] = {
+            "games": len(group),
+            **{f"{a}_above_{b}": [round(x, 3) for x in above_share(group, a, b)]
+               for a, b in combinations(lineup, 2)},
+            "ratings": {level: [round(r.display, 2), round(r.mu, 2), round(r.sigma, 2)]
+                        for level, r in zip(lineup, shown, strict=True)},
+            "ordered": all(x.display > y.display for x, y in zip(shown, shown[1:], strict=False)),
+            "decision_time": decision_times(r.seconds for r in group),
+        }  # fmt: skip
+    figures["ratings_in_lineup_order"] = all(f["ordered"] for f in figures.values())
+    return figures
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--lineup", default=",".join(LEVELS), help="levels, best first")
-    add_options(p, games=200)
-    args = p.parse_args(argv)
-    lineup = tuple(level.strip() for level in args.lineup.split(","))
-    jobs = []
-    for game in args.game or sorted(GAME_TYPES):
+def run(context: Context, s: Settings) -> Figures:
+    lineup = tuple(level.strip() for level in s["lineup"])
+    jobs, skipped = [], []
+    for game in s["games_of"] or sorted(GAME_TYPES):
         game_type = GAME_TYPES[game]
         missing = [level for level in lineup if level not in game_type.bot_levels]
         if missing or not game_type.min_players <= len(lineup) <= game_type.max_players:
-            print(f"{game}: skipped (levels {game_type.bot_levels}, {game_type.min_players}-"
-                  f"{game_type.max_players} players)")  # fmt: skip
+            skipped.append(game)
             continue
-        jobs += [Job(game, lineup, i, args.seed, args.iterations) for i in range(args.games)]
-    started = time.perf_counter()
-    records = run("lineups", play_game, jobs, args.processes)
-    ordered = report(records, lineup)
-    seconds = time.perf_counter() - started
-    verdict = "yes" if ordered else "NO"
-    print(
-        f"\n{len(records)} games in {seconds:.1f} s; displayed ratings in the lineup's order"
-        f" in every game: {verdict}"
-    )
-    return 0 if ordered else 1
+        jobs += [Job(game, lineup, i, s["seed"], s["iterations"]) for i in range(s["games"])]
+    records = run_jobs("lineups", play_game, jobs, s["processes"])
+    return report(records, lineup) | {"skipped": skipped}
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+BENCHMARK = Benchmark(
+    name="lineups",
+    about="one seat of each bot level at every table, pure domain: who finishes above whom",
+    run=run,
+    settings=SETTINGS | {"games": (200, 2), "lineup": list(LEVELS)},
+    goals=[
+        Goal("ratings_in_lineup_order", "==", True, about="the displayed ratings in the lineup's "
+            "order (strong > basic > random) in every game"),
+    ],
+)  # fmt: skip

@@ -3,13 +3,11 @@ stand for a level (`strong`, `basic`, `random`) queue for rated tables (`POST /m
 matcher on the service's worker seats them, and each plays its seat from its own view with its
 level's bot, client-side: on each notice of its `/me/stream` (`match_found`, `your_turn`) it
 reads the game with its key (`GET /games/{id}`), decides with the domain's bot of its level and
-a generator seeded from --seed, its name and the game, and posts the action
+a generator seeded from `seed`, its name and the game, and posts the action
 (`POST /games/{id}/actions`, with `expected_version`). Once a game has ended it joins the
-queue again, until its game type has had --games games.
+queue again, until its game type has had `games` games.
 
-    .venv/bin/python -m bench.bot_strength.rating_levels --start --games 30 --bot-ms 100
-
-Each game type has --per-level players of each level (2: six players, tables of three), all
+Each game type has `per_level` players of each level (2: six players, tables of three), all
 asking for tables of 3 (every game is played at 3), rated, with no bots: the matcher alone
 decides who meets whom, by rating window (docs/players.md). Two of a level give it company
 near its rating, so a table forms within seconds even once the levels' ratings lie far apart
@@ -22,14 +20,13 @@ once the ratings have taken all its games; a level's figure is the mean over its
 the bench says whether strong > basic > random by displayed rating (mu - 3 sigma) in every
 game.
 
-`--bot-ms`: the strong bot's thinking time per decision, wall clock (as the workers give it:
-BOT_BUDGET_MS, 300 ms by default); `--iterations K` instead gives it Iterations(K), the same
+`bot_ms`: the strong bot's thinking time per decision, wall clock (as the workers give it:
+BOT_BUDGET_MS, 300 ms by default); `iterations` K instead gives it Iterations(K), the same
 work whatever the machine's load.
 """
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import random
 import sys
@@ -43,7 +40,9 @@ from typing import Any
 import requests
 
 from bench.bot_strength.games import LEVELS
-from bench.stats import percentile
+from bench.support.benchmark import Benchmark, Context, Figures, Goal
+from bench.support.benchmark import Settings as Given
+from bench.support.stats import in_threads, percentile
 from domain.games import GAME_TYPES
 from domain.kit.budget import Budget, Deadline, Iterations
 from testing.sse import Stream
@@ -75,11 +74,12 @@ class Settings:
     iterations: int | None
 
 
-def _ok(response: requests.Response) -> dict:
+def _ok(response: requests.Response) -> dict[str, Any]:
     if response.status_code >= 300:
         raise RuntimeError(f"{response.request.method} {response.url}: {response.status_code}"
                            f" {response.text}")  # fmt: skip
-    return response.json()
+    body: dict[str, Any] = response.json()
+    return body
 
 
 class TypeTournament:
@@ -99,11 +99,7 @@ class TypeTournament:
             for index in range(self.s.per_level)
             for level in LEVELS
         ]
-        threads = [threading.Thread(target=self._guarded, args=(p,)) for p in players]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        in_threads(self._guarded, [(p,) for p in players])
         return {
             "game_type": self.s.game_type,
             "games": len(self.finished_games),
@@ -152,7 +148,7 @@ class TypeTournament:
                 self.finished_games.add(game_id)
 
     def _matched(
-        self, session: requests.Session, notices: Iterator[dict | None]
+        self, session: requests.Session, notices: Iterator[dict[str, Any] | None]
     ) -> tuple[str, int] | None:
         """The game and seat of the player's `match_found`; None once enough games have
         started and the player has left the queue instead."""
@@ -167,7 +163,7 @@ class TypeTournament:
                     _ok(left)
         raise RuntimeError("the notice stream ended")
 
-    def _act(self, session: requests.Session, game_id: str, seat: int, bot: Callable,
+    def _act(self, session: requests.Session, game_id: str, seat: int, bot: Callable[..., Any],
              rng: random.Random) -> bool:  # fmt: skip
         """Acts for as long as the game waits for the seat; whether the game is over."""
         url = f"{self.s.url}/games/{game_id}"
@@ -189,7 +185,7 @@ class TypeTournament:
         return Deadline(time.monotonic, self.s.bot_ms / 1000)
 
 
-def _notices(url: str, key: str) -> Iterator[dict | None]:
+def _notices(url: str, key: str) -> Iterator[dict[str, Any] | None]:
     """The player's notices from `/me/stream`, and None whenever NOTICE_WAIT passes without
     one (the server's heartbeat comments, every second here, wake the read)."""
     stream = Stream(f"{url}/me/stream", {"Authorization": f"Bearer {key}"}, timeout=30)
@@ -206,7 +202,7 @@ def _notices(url: str, key: str) -> Iterator[dict | None]:
     raise RuntimeError("the notice stream ended")
 
 
-def _next_turn(notices: Iterator[dict | None], game_id: str) -> None:
+def _next_turn(notices: Iterator[dict[str, Any] | None], game_id: str) -> None:
     """Until something happens at the game that may be the seat's turn (or a while passes)."""
     for notice in notices:
         if notice is None or (notice["game_id"] == game_id and notice["kind"] in
@@ -218,11 +214,11 @@ def play_type(settings: Settings) -> dict[str, Any]:
     return TypeTournament(settings).run()
 
 
-def ratings_of(url: str, played: list[dict[str, Any]]) -> dict[str, list[dict]]:
+def ratings_of(url: str, played: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """game type -> each player's rating of it, once the ratings have taken all its games."""
     deadline = time.monotonic() + RATINGS_PATIENCE
     while True:
-        found: dict[str, list[dict]] = defaultdict(list)
+        found: dict[str, list[dict[str, Any]]] = defaultdict(list)
         complete = True
         for result in played:
             kind = result["game_type"]
@@ -236,68 +232,53 @@ def ratings_of(url: str, played: list[dict[str, Any]]) -> dict[str, list[dict]]:
         time.sleep(1.0)
 
 
-def report(found: dict[str, list[dict]], played: list[dict[str, Any]]) -> bool:
-    every = True
+def report(found: dict[str, list[dict[str, Any]]], played: list[dict[str, Any]]) -> Figures:
+    """Per game type: its games, waits to a match, failures, each level's mean displayed
+    rating and whether strong > basic > random; and whether that holds in every game."""
+    figures: Figures = {}
     for result in played:
-        kind = result["game_type"]
-        players = found[kind]
+        kind, players = result["game_type"], found[result["game_type"]]
         waits = sorted(w for p in players for w in p["waits"])
-        print(f"\n{kind}: {result['games']} rated games, joins to match p50"
-              f" {percentile(waits, 50):.1f} s, p95 {percentile(waits, 95):.1f} s")  # fmt: skip
-        for failure in result["failures"]:
-            print(f"  FAILED {failure}")
-        means = {}
+        means: dict[str, float | None] = {}
         for level in LEVELS:
-            mine = [p for p in players if p["level"] == level and p["rating"]]
-            cells = ", ".join(f"{p['rating']['display']:.2f} ({p['rating']['rating']:.2f},"
-                              f" {p['rating']['uncertainty']:.2f}; {p['games']} games)"
-                              for p in mine)  # fmt: skip
-            means[level] = sum(p["rating"]["display"] for p in mine) / len(mine) if mine else None
-            shown = "-" if means[level] is None else f"{means[level]:.2f}"
-            print(f"  {level:<7} mean display {shown:>6}  players: display (mu, sigma): {cells}")
+            mine = [p["rating"]["display"] for p in players if p["level"] == level and p["rating"]]
+            means[level] = round(sum(mine) / len(mine), 2) if mine else None
         values = [means[level] for level in LEVELS]
-        ordered = None not in values and all(
-            a > b
-            for a, b in zip(values, values[1:], strict=False)  # type: ignore[operator]
-        )
-        every = every and ordered and not result["failures"]
-        print(f"  strong > basic > random: {'yes' if ordered else 'NO'}")
-    print(f"\nstrong > basic > random by mean displayed rating in every game:"
-          f" {'PASS' if every else 'FAIL'}")  # fmt: skip
-    return every
+        ordered = all(a is not None and b is not None and a > b
+                      for a, b in zip(values, values[1:], strict=False))  # fmt: skip
+        figures[kind] = {
+            "games": result["games"], "failures": result["failures"], "mean_display": means,
+            "wait_p50_s": round(percentile(waits, 50), 1),
+            "wait_p95_s": round(percentile(waits, 95), 1),
+            "ordered": ordered and not result["failures"],
+        }  # fmt: skip
+    figures["levels_ordered_in_every_game"] = all(f["ordered"] for f in figures.values())
+    return figures
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--start", action="store_true", help="start a service (needed)")
-    p.add_argument("--games", type=int, default=30, help="rated games of each type")
-    p.add_argument("--per-level", type=int, default=2, help="players of each level per type")
-    p.add_argument("--bot-ms", type=int, default=100, help="the strong bot's time per decision")
-    p.add_argument("--iterations", type=int, help="instead: the strong bot's Iterations(K)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--types", nargs="+", choices=TYPES, default=list(TYPES))
-    args = p.parse_args(argv)
-    if not args.start:
-        print("--start is needed: the players' ratings must start from nothing")
-        return 2
-    from bench.service import started_service
-
-    started = time.monotonic()
-    service_settings = {"MAX_STREAMS_PER_CLIENT": "0", "STREAM_HEARTBEAT_SECONDS": "1"}
-    with started_service(service_settings) as service:
-        jobs = [Settings(service.url, kind, args.games, args.per_level, args.seed, args.bot_ms,
-                         args.iterations) for kind in args.types]  # fmt: skip
-        with multiprocessing.Pool(len(jobs)) as pool:
-            played = []
-            for result in pool.imap_unordered(play_type, jobs):
-                played.append(result)
-                print(f"{result['game_type']}: {result['games']} games played"
-                      f" ({time.monotonic() - started:.0f} s)", file=sys.stderr)  # fmt: skip
-        found = ratings_of(service.url, played)
-        ok = report(found, sorted(played, key=lambda r: TYPES.index(r["game_type"])))
-    print(f"{time.monotonic() - started:.0f} s in all")
-    return 0 if ok else 1
+def run(context: Context, s: Given) -> Figures:
+    context.require_service()  # the players' ratings must start from nothing
+    jobs = [Settings(context.url, kind, s["games"], s["per_level"], s["seed"], s["bot_ms"],
+                     s["iterations"]) for kind in s["types"]]  # fmt: skip
+    with multiprocessing.Pool(len(jobs)) as pool:
+        played = []
+        for result in pool.imap_unordered(play_type, jobs):
+            played.append(result)
+            print(f"{result['game_type']}: {result['games']} games played", file=sys.stderr)
+    found = ratings_of(context.url, played)
+    return report(found, sorted(played, key=lambda r: TYPES.index(r["game_type"])))
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+BENCHMARK = Benchmark(
+    name="rating_levels",
+    about="through the matchmaker, do the ratings order the bot levels?",
+    run=run,
+    needs_service=True,
+    service_env={"MAX_STREAMS_PER_CLIENT": "0", "STREAM_HEARTBEAT_SECONDS": "1"},
+    settings={"games": (30, 1), "per_level": 2, "bot_ms": (100, 20), "iterations": None,
+        "seed": 1, "types": list(TYPES)},
+    goals=[
+        Goal("levels_ordered_in_every_game", "==", True, about="through the matchmaker, ratings "
+            "order the bot levels (strong > basic > random) in every game"),
+    ],
+)  # fmt: skip

@@ -1,15 +1,9 @@
 """Bot level against bot level, in the pure domain: how much more often a level wins.
 
-    .venv/bin/python -m bench.bot_strength.tournament --pairings basic:random --processes 2
-    .venv/bin/python -m bench.bot_strength.tournament --pairings strong:basic --game saint_poker \\
-        --games 100 --iterations 200 --chart docs/tournament.png --json tournament.json
-    .venv/bin/python -m bench.bot_strength.tournament --chart-from a.json b.json \\
-        --chart docs/tournament.png
-
 A pairing A:B plays games with one seat of level A and every other seat of level B. Player
 counts are used in turn (each game's min_players..max_players) and A's seat rotates round the
-table. Every game has its own generator, seeded from --seed, the game, the pairing and the game's
-number, so a run gives the same figures whatever --processes.
+table. Every game has its own generator, seeded from `seed`, the game, the pairing and the game's
+number, so a run gives the same figures whatever `processes`.
 
 Win share: each game's winners (its `result`) share one win, 1/k each for k winners. A's win
 share is its mean over the games; the fair share is what A would get if it were no better than
@@ -21,23 +15,25 @@ loss ratio is printed too: A's loss rate over a B seat's loss rate (below 1 is b
 
 Time per decision: the wall time of each bot decision of a level (building its view, choosing,
 deciding the command), mean and 95th percentile per game and level. A level that a game does not
-have (yet) is reported as skipped. --iterations K hands each bot decision Iterations(K), the
+have (yet) is reported as skipped. `iterations` K hands each bot decision Iterations(K), the
 search budget of searching bots (others ignore it; without it they use their own default).
-"""
+`chart` PATH draws the ratios as a PNG; with `chart_from` (runs' latest.json files, a later
+file's row replacing an earlier one's for the same game and pairing) it plays nothing and draws
+those."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import random
-import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from bench.bot_strength.games import add_options, decision_times, play, run
+from bench.bot_strength.games import SETTINGS, decision_times, play, run_jobs
+from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from domain.games import GAME_TYPES
 
 BOOTSTRAP_RESAMPLES = 2_000
@@ -135,47 +131,19 @@ def summarize(records: Sequence[GameRecord], seed: int = 1) -> dict[str, object]
     }
 
 
-def parse_pairings(text: str) -> list[tuple[str, str]]:
-    pairs = []
-    for part in text.split(","):
-        a, sep, b = part.strip().partition(":")
-        if not sep or not a or not b:
-            raise argparse.ArgumentTypeError(f"a pairing is LEVEL:LEVEL, not {part!r}")
-        pairs.append((a, b))
-    return pairs
-
-
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    add_options(p, games=400)
-    p.add_argument(
-        "--pairings", type=parse_pairings, default=parse_pairings("strong:basic,basic:random"),
-        help="A:B,... one seat of level A against seats of level B (default strong:basic,"
-        "basic:random)",
-    )  # fmt: skip
-    p.add_argument("--json", type=Path, help="write the figures here")
-    p.add_argument("--chart", type=Path, help="write a PNG chart of the ratios here")
-    p.add_argument(
-        "--chart-from", type=Path, nargs="+", metavar="JSON",
-        help="play nothing: draw --chart from these runs' --json files (a later file's row\n"
-        "replaces an earlier one's for the same game and pairing)",
-    )  # fmt: skip
-    return p.parse_args(argv)
-
-
-def plan(args: argparse.Namespace) -> tuple[list[Job], list[dict[str, str]]]:
+def plan(s: Settings) -> tuple[list[Job], list[dict[str, str]]]:
     """The games to play, and the pairings skipped because a game lacks a level."""
     jobs: list[Job] = []
     skipped: list[dict[str, str]] = []
-    for game in args.game or sorted(GAME_TYPES):
+    for game in s["games_of"] or sorted(GAME_TYPES):
         levels = GAME_TYPES[game].bot_levels
-        for a, b in args.pairings:
+        for a, b in (pairing.split(":") for pairing in s["pairings"]):
             missing = [level for level in (a, b) if level not in levels]
             if missing:
                 reason = f"no level {', '.join(missing)} (has {', '.join(levels)})"
                 skipped.append({"game": game, "pairing": pairing_name(a, b), "reason": reason})
                 continue
-            jobs += [Job(game, a, b, i, args.seed, args.iterations) for i in range(args.games)]
+            jobs += [Job(game, a, b, i, s["seed"], s["iterations"]) for i in range(s["games"])]
     return jobs, skipped
 
 
@@ -198,29 +166,6 @@ def report(
     return {"results": results, "skipped": list(skipped), "decision_time": timings}
 
 
-def print_report(figures: dict[str, object]) -> None:
-    print(
-        f"{'game':<18} {'A:B':<14} {'games':>5} {'share':>6} {'fair':>6} {'ratio':>6}"
-        f"  {'95% interval':<13} {'loss ratio':>10}"
-    )
-    for row in figures["results"]:  # type: ignore[attr-defined]
-        interval = f"{row['ratio_low']:.2f}-{row['ratio_high']:.2f}"
-        loss = "-" if row["loss_ratio"] is None else f"{row['loss_ratio']:.2f}"
-        print(
-            f"{row['game']:<18} {row['pairing']:<14} {row['games']:>5} {row['share']:>6.3f}"
-            f" {row['fair_share']:>6.3f} {row['ratio']:>5.2f}x  {interval:<13} {loss:>10}"
-        )
-    for skip in figures["skipped"]:  # type: ignore[attr-defined]
-        print(f"{skip['game']:<18} {skip['pairing']:<14} skipped: {skip['reason']}")
-    print("\ntime per decision (ms)")
-    for game, levels in figures["decision_time"].items():  # type: ignore[attr-defined]
-        for level, t in levels.items():
-            print(
-                f"{game:<18} {level:<8} decisions {t['decisions']:>7}"
-                f"  mean {t['mean_ms']:>8.3f}  p95 {t['p95_ms']:>8.3f}"
-            )
-
-
 def chart(figures: dict[str, object], path: Path) -> None:
     import matplotlib
 
@@ -233,7 +178,9 @@ def chart(figures: dict[str, object], path: Path) -> None:
     width = 0.8 / max(len(pairings), 1)
     fig, ax = plt.subplots(figsize=(2.2 * len(games) + 2, 4.5))
     for j, pairing in enumerate(pairings):
-        xs, ys, errors = [], [], [[], []]
+        xs: list[float] = []
+        ys: list[float] = []
+        errors: list[list[float]] = [[], []]
         for i, game in enumerate(games):
             for row in rows:  # type: ignore[attr-defined]
                 if row["game"] == game and row["pairing"] == pairing:
@@ -256,7 +203,7 @@ def chart(figures: dict[str, object], path: Path) -> None:
 def merged_runs(paths: Sequence[Path]) -> dict[str, object]:
     """The result rows of several runs, one per game and pairing (the last file's), each
     with the search budget its run gave (`iterations`, None for the bots' own default)."""
-    rows: dict[tuple[str, str], dict] = {}
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
     for path in paths:
         figures = json.loads(path.read_text())
         iterations = figures.get("settings", {}).get("iterations")
@@ -265,7 +212,7 @@ def merged_runs(paths: Sequence[Path]) -> dict[str, object]:
     return {"results": [rows[key] for key in sorted(rows)]}
 
 
-def _game_label(game: str, rows: Sequence[dict]) -> str:
+def _game_label(game: str, rows: Sequence[dict[str, Any]]) -> str:
     """The game's name, and the search budgets its rows were played at when they say."""
     budgets = sorted({row["iterations"] for row in rows if row["game"] == game
                       and row.get("iterations") is not None})  # fmt: skip
@@ -273,32 +220,58 @@ def _game_label(game: str, rows: Sequence[dict]) -> str:
     return f"{name}\n({', '.join(map(str, budgets))} iterations)" if budgets else name
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    if args.chart_from:
-        if not args.chart:
-            raise SystemExit("--chart-from needs --chart PATH")
-        chart(merged_runs(args.chart_from), args.chart)
-        return 0
-    jobs, skipped = plan(args)
-    started = time.perf_counter()
-    records = run("tournament", play_game, jobs, args.processes)
-    figures = report(records, skipped, args.seed)
-    figures["seconds"] = round(time.perf_counter() - started, 1)
-    figures["settings"] = {
-        "games": args.games,
-        "seed": args.seed,
-        "iterations": args.iterations,
-        "processes": args.processes,
-    }
-    print_report(figures)
-    print(f"\n{len(records)} games in {figures['seconds']} s")
-    if args.json:
-        args.json.write_text(json.dumps(figures, indent=2) + "\n")
-    if args.chart and figures["results"]:
-        chart(figures, args.chart)
-    return 0
+def run(context: Context, s: Settings) -> Figures:
+    if s["chart_from"]:
+        chart(merged_runs([Path(p) for p in s["chart_from"]]), Path(s["chart"]))
+        return {}
+    jobs, skipped = plan(s)
+    figures = report(run_jobs("tournament", play_game, jobs, s["processes"]), skipped, s["seed"])
+    if s["chart"] and figures["results"]:
+        chart(figures, Path(s["chart"]))
+    rows = figures["results"]
+    assert isinstance(rows, list)
+    for row in rows:
+        figures[f"{row['game']}_{row['pairing']}_ratio"] = row["ratio"]
+        figures[f"{row['game']}_{row['pairing']}_ratio_low"] = row["ratio_low"]
+    return figures
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+BENCHMARK = Benchmark(
+    name="tournament",
+    about="one seat of a bot level against seats of another, pure domain: the win share",
+    run=run,
+    settings=SETTINGS
+    | {
+        "games": (400, 2),
+        "pairings": ["strong:basic", "basic:random"],
+        "chart": "",
+        "chart_from": [],
+    },
+    goals=[
+        goal
+        for game in sorted(GAME_TYPES)
+        for goal in (
+            Goal(
+                f"{game}_strong:basic_ratio",
+                ">=",
+                GOAL_RATIO,
+                "x",
+                f"`strong` against `basic`, {game}: win share >= 1.5 x fair",
+            ),
+            Goal(
+                f"{game}_strong:basic_ratio_low",
+                ">=",
+                1.2,
+                "x",
+                "its interval's lower end >= 1.2 x",
+            ),
+            Goal(
+                f"{game}_basic:random_ratio",
+                ">=",
+                GOAL_RATIO,
+                "x",
+                f"`basic` against `random`, {game}: win share >= 1.5 x fair",
+            ),
+        )
+    ],
+)  # fmt: skip

@@ -11,8 +11,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from bench import history_load as load
+from bench.history import BENCHMARK
 from bench.history_games import PlayedGame, play, spec_for
-from bench.history_measure import Samples, in_turn, ratio_table
+from bench.history_measure import Samples, in_turn, ratios
 from domain.games import GAME_TYPES
 from events.audit.report import audit_report
 from events.audit.signing import HeadSigner
@@ -100,18 +101,18 @@ def test_the_chunks_of_a_plan_hold_every_game_once_and_are_the_same_on_every_run
     assert plan.samples(4) == [0, 62, 125, 187]
 
 
-def test_the_table_of_ratios_fails_a_measure_more_than_a_fifth_slower_with_history():
+def test_the_ratios_fail_a_measure_more_than_a_fifth_slower_with_history():
     empty, history = Samples(), Samples()
     for name in ("action", "waiting", "audit", "audit_kept", "export", "relay", "startup"):
         empty.add(name, 0.010)
         history.add(name, 0.011)
     history.add("waiting", 0.5)  # the median of (0.011, 0.5) is 0.011: still within the goal
-    _, met = ratio_table(empty, history)
+    met = [goal.verdict(ratios(empty, history)) for goal in BENCHMARK.goals]
     history.extend("waiting", [0.5, 0.5])
-    lines, slower = ratio_table(empty, history)
+    slower = {goal.figure: goal.verdict(ratios(empty, history)) for goal in BENCHMARK.goals}
 
-    assert met and not slower
-    assert any("status=waiting" in line and "FAIL" in line for line in lines)
+    assert set(met) == {"PASS"}
+    assert [name for name, verdict in slower.items() if verdict == "FAIL"] == ["waiting_p50_ratio"]
 
 
 def test_the_two_stores_take_turns_going_first():

@@ -1,5 +1,5 @@
-"""bench/paced_play.py replaces a game the moment its last action ends it, and tells the bench,
-which opens the new game's streams (bench/stream.py): a long phase keeps its streams. Served
+"""bench/support/paced_play.py replaces a game the moment its last action ends it, and tells the
+bench, which opens the new game's streams (bench/stream.py): a long phase keeps its streams. Served
 by a stand-in API that ends every game at its first action."""
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from bench.paced_play import PacedPlay, PlayLog, Table, Timed
-from bench.players import Api
 from bench.stream import (
     Phase,
     kept_open,
@@ -22,6 +20,8 @@ from bench.stream import (
     slowest_near,
     table_paths,
 )
+from bench.support.paced_play import PacedPlay, PlayLog, Table, Timed
+from bench.support.players import Api
 
 TEMPLATE = {"type": "play_card", "cards": ["red-1"], "send": {"type": {"value": "play_card"}}}
 
@@ -164,7 +164,7 @@ def test_a_phase_counts_the_games_replaced_within_it_and_the_cpu_stolen_from_the
     # Given a phase from 100 s to 200 s, and games replaced before, in and at its end
     log = PlayLog(posts=[Timed(float(at), 0.010) for at in range(100, 200)])
     log.replacements = [50.0, 100.0, 150.5, 200.0]
-    phase = Phase("no streams", 100.0, 200.0, None, None, None, None, 60.0, 7.5, 40.0, 0.0)
+    phase = Phase("no streams", 100.0, 200.0, None, None, None, 60.0, 7.5, 40.0, 0.0)
     # When its figures are taken
     figures = phase_figures("quiet", phase, SimpleNamespace(log=log))
     # Then the replacements counted are those from its start up to (not at) its end

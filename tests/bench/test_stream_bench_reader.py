@@ -12,12 +12,12 @@ from datetime import UTC, datetime
 
 import psutil
 
-from bench.service import REPO
-from bench.sse_reader import ReaderProcess
+from bench.support.service import REPO
+from bench.support.sse_reader import ReaderProcess
 
 DIES_WITHOUT_STOPPING = """
 import os
-from bench.sse_reader import ReaderProcess
+from bench.support.sse_reader import ReaderProcess
 if __name__ == "__main__":
     reader = ReaderProcess("http://127.0.0.1:9")
     print(reader.process.pid, flush=True)

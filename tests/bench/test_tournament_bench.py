@@ -4,12 +4,20 @@ skipped rather than played, a seed gives the same games, and runs saved apart ch
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import pytest
 
-from bench.bot_strength.tournament import Job, main, merged_runs, plan, play_game, report, summarize
+from bench.bot_strength.tournament import (
+    BENCHMARK,
+    Job,
+    merged_runs,
+    plan,
+    play_game,
+    report,
+    summarize,
+)
+from bench.support.benchmark import Context
 from domain.games import GAME_TYPES
 
 GAMES = 6
@@ -57,11 +65,9 @@ def test_each_bot_decision_is_timed_under_its_own_level(records):
 
 
 def test_a_level_a_game_does_not_have_is_skipped_not_played():
-    args = argparse.Namespace(
-        game=["ouroboros_trick"], pairings=[("nonesuch", "random")], games=3, seed=1,
-        iterations=None,
-    )  # fmt: skip
-    jobs, skipped = plan(args)
+    settings = BENCHMARK.resolved(quick=True, given={"games_of": ["ouroboros_trick"],
+                                                     "pairings": ["nonesuch:random"]})  # fmt: skip
+    jobs, skipped = plan(settings)
     assert jobs == [] and skipped[0]["pairing"] == "nonesuch:random"
 
 
@@ -89,5 +95,6 @@ def test_runs_saved_apart_chart_together_the_later_row_replacing_the_earlier(rec
     assert replaced == [{**newer, "iterations": 2000}]
     assert all(r["iterations"] == 200 for r in merged if r["game"] != newer["game"])
     png = tmp_path / "chart.png"
-    assert main(["--chart-from", str(first), str(second), "--chart", str(png)]) == 0
+    given = {"chart_from": [str(first), str(second)], "chart": str(png)}
+    assert BENCHMARK.run(Context(""), BENCHMARK.resolved(quick=True, given=given)) == {}
     assert png.read_bytes().startswith(b"\x89PNG")

@@ -6,8 +6,8 @@ import subprocess
 
 import pytest
 
-from bench.service import REPO
-from bench.stats import median
+from bench.support.service import REPO
+from bench.support.stats import median
 from tools.side_by_side import worktree
 
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import requests
 
-from bench.players import Api, PlayedTable, choose_action
-from bench.stats import Counter, Progress
+from bench.support.players import Api, PlayedTable, choose_action
+from bench.support.stats import Counter, Progress, in_threads
 
 POLL = 0.2  # s before asking again when nobody can act (a worker's step is under way)
 PROBE_EVERY = 0.5
@@ -125,15 +125,9 @@ class PacedPlay:
         def render(elapsed: float) -> str:
             return f"[spread] actions {done.value}/{sum(targets)}  {elapsed:.0f} s"
 
-        threads = [
-            threading.Thread(target=play, args=(list(range(i, len(targets), self.drivers)),))
-            for i in range(self.drivers)
-        ]
         with Progress(render):
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
+            in_threads(play, [(list(range(i, len(targets), self.drivers)),)
+                              for i in range(self.drivers)])  # fmt: skip
 
     # --- running ---------------------------------------------------------------------------
 
@@ -234,7 +228,8 @@ class PacedPlay:
         response, _ = api.call("GET", path, token)
         if response.status_code != 200:
             raise BadAnswer(f"GET {path}: {response.status_code}")
-        return response.json()
+        body: dict[str, Any] = response.json()
+        return body
 
     def _probe(self) -> None:
         while not self._stop.wait(PROBE_EVERY):

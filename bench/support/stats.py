@@ -6,7 +6,7 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 
 def percentile(values: Sequence[float], pct: float) -> float:
@@ -76,3 +76,28 @@ class Progress:
         else:
             sys.stderr.write(line + "\n")
         sys.stderr.flush()
+
+
+def in_threads(target: Callable[..., object], shares: Iterable[tuple[object, ...]]) -> None:
+    """One thread per share, `target(*share)`, all started, then all joined; the first
+    failure raised."""
+    failures: list[BaseException] = []
+
+    def run(*share: object) -> None:
+        try:
+            target(*share)
+        except BaseException as error:  # noqa: BLE001 - raised below
+            failures.append(error)
+
+    threads = [threading.Thread(target=run, args=share, daemon=True) for share in shares]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+
+
+def ms_percentiles(name: str, seconds: Sequence[float], *pcts: float) -> dict[str, float]:
+    """{f"{name}_p{P}_ms": the P-th percentile of `seconds` in ms} for each P."""
+    return {f"{name}_p{p:g}_ms": round(ms(percentile(seconds, p)), 2) for p in pcts}

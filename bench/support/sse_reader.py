@@ -14,9 +14,6 @@ The parent commands it over a Pipe, one tuple per message:
                                      `ended`: the id of a game that ended, whose streams the
                                      server ended with it (the others it ended before their
                                      game's GameEnded came on them are `dropped`)
-  ("slow", count, path, interval)    `count` sockets that send one header line every
-                                     `interval` s and never finish their request (one
-                                     the server ends is replaced by a new one)
   ("status",)                        -> a Status
   ("stop",)                          -> the final Status with its samples; the process ends
 """
@@ -41,7 +38,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 from urllib.parse import urlsplit
 
-from bench.stats import percentile
+from bench.support.stats import percentile
 
 OPEN_TIMEOUT = 30.0  # connect + response head
 OPEN_ATTEMPTS = 20  # tries per stream while refused (503)
@@ -59,20 +56,16 @@ class Status:
     open_now: int = 0
     opened: int = 0  # streams that got their 200
     pending: int = 0  # asked for, neither open nor given up yet
-    refusals: Counter = field(default_factory=Counter)  # non-200 answers, by status
-    failed: Counter = field(default_factory=Counter)  # streams given up on, by reason
+    refusals: Counter[str] = field(default_factory=Counter)  # non-200 answers, by status
+    failed: Counter[str] = field(default_factory=Counter)  # streams given up on, by reason
     ended: int = 0  # open streams the server closed (the game ended, or worse)
     first_ended_at: float = float("inf")  # epoch s when the server closed the first of them
     dropped: int = 0  # of those, without GameEnded on them, of games the bench did not end
     events: int = 0  # live events received (after their stream opened)
     backlog: int = 0  # events recorded before their stream opened (not timed)
-    slow_connected: int = 0  # slow sockets connected now
-    slow_connections: int = 0  # slow sockets connected in all
-    slow_closed: Counter = field(default_factory=Counter)  # how slow sockets ended
     recent_p95: float = float("nan")  # lag p95 of the last RECENT events, s (for progress)
-    arrivals: array = field(default_factory=lambda: array("d"))  # epoch s, one per event
-    lags: array = field(default_factory=lambda: array("d"))  # arrival - recorded_at, s
-    slow_lifetimes: array = field(default_factory=lambda: array("d"))  # s until ended
+    arrivals: array[float] = field(default_factory=lambda: array("d"))  # epoch s, one per event
+    lags: array[float] = field(default_factory=lambda: array("d"))  # arrival - recorded_at, s
 
 
 def raise_open_files_limit() -> int:
@@ -161,7 +154,6 @@ class Reader:
         self.port = parts.port or 80
         self.conn = conn
         self.status = Status()
-        self.writers: set[asyncio.StreamWriter] = set()  # the slow clients'
         self.transports: set[asyncio.BaseTransport] = set()  # the streams'
         self.tasks: set[asyncio.Task[None]] = set()
         # Streams the server closed before their game's GameEnded came on them, per game: a
@@ -187,8 +179,6 @@ class Reader:
                 self.ended_games.add(command[3])
             self.status.pending += len(command[1])  # counted now: the next status sees them
             self.spawn(self.open_all(command[1], command[2]))
-        elif kind == "slow":
-            self.spawn(self.slow_all(*command[1:]))
         elif kind == "status":
             self.conn.send(self.snapshot())
         elif kind == "stop":
@@ -199,9 +189,8 @@ class Reader:
         self.count_dropped()
         p95 = percentile(s.lags[-RECENT:], 95)
         return dataclasses.replace(  # everything but the (large) arrays
-            s, refusals=Counter(s.refusals), failed=Counter(s.failed),
-            slow_closed=Counter(s.slow_closed), recent_p95=p95, arrivals=array("d"),
-            lags=array("d"), slow_lifetimes=array("d"),
+            s, refusals=Counter(s.refusals), failed=Counter(s.failed), recent_p95=p95,
+            arrivals=array("d"), lags=array("d"),
         )  # fmt: skip
 
     def count_dropped(self) -> None:
@@ -293,47 +282,6 @@ class Reader:
         self.status.arrivals.append(arrived)
         self.status.lags.append(arrived - recorded)
 
-    # --- slow clients ----------------------------------------------------------------------
-
-    async def slow_all(self, count: int, path: str, interval: float) -> None:
-        for i in range(count):  # connects spread over one interval: a trickle, not a burst
-            self.spawn(self.slow_client(path, interval, i * interval / count))
-
-    async def slow_client(self, path: str, interval: float, offset: float) -> None:
-        """One slow socket after another: when the server ends one, the next connects (as a
-        determined client would), so about `count` trickle at any time."""
-        await asyncio.sleep(offset)
-        while not self.done.is_set():
-            try:
-                await self.slow_connection(path, interval)
-            except OSError as error:
-                self.status.slow_closed[type(error).__name__] += 1
-                await asyncio.sleep(interval)
-
-    async def slow_connection(self, path: str, interval: float) -> None:
-        reader, writer = await asyncio.open_connection(self.host, self.port)
-        connected = time.monotonic()
-        self.status.slow_connections += 1
-        self.status.slow_connected += 1
-        self.writers.add(writer)
-        answer = asyncio.ensure_future(reader.read(1024))
-        try:
-            writer.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\n".encode())
-            line = 0
-            while not answer.done():
-                await asyncio.wait([answer], timeout=interval)
-                if not answer.done():
-                    writer.write(f"X-Slow-{line}: {line}\r\n".encode())
-                    await writer.drain()
-                    line += 1
-            self.status.slow_closed[slow_outcome(answer.result())] += 1
-            self.status.slow_lifetimes.append(time.monotonic() - connected)
-        finally:
-            answer.cancel()
-            self.status.slow_connected -= 1
-            self.writers.discard(writer)
-            writer.close()
-
     # --- running ---------------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -342,8 +290,6 @@ class Reader:
         await self.done.wait()
         if not self.parent_gone:
             loop.remove_reader(self.conn.fileno())
-        for writer in list(self.writers):
-            writer.close()
         for transport in list(self.transports):
             transport.close()
         for task in list(self.tasks):
@@ -363,12 +309,6 @@ def retry_after(head: bytes) -> float:
             except ValueError:
                 break
     return 1.0
-
-
-def slow_outcome(data: bytes) -> str:
-    if not data:
-        return "closed by the server"
-    return "answered " + data.split(b"\r\n", 1)[0].decode(errors="replace")
 
 
 def serve(url: str, conn: Connection, niceness: int = 0) -> None:
@@ -396,9 +336,6 @@ class ReaderProcess:
         """Opens `paths`; `ended`: the game that ended and whose place they take, if any."""
         self._send(("open", paths, concurrency, ended))
 
-    def slow_clients(self, count: int, path: str, interval: float) -> None:
-        self._send(("slow", count, path, interval))
-
     def status(self) -> Status:
         return self._ask(("status",))
 
@@ -407,11 +344,12 @@ class ReaderProcess:
         self.process.join(30)
         return final
 
-    def _send(self, command: tuple) -> None:
+    def _send(self, command: tuple[Any, ...]) -> None:
         with self._lock:
             self._conn.send(command)
 
-    def _ask(self, command: tuple) -> Status:
+    def _ask(self, command: tuple[Any, ...]) -> Status:
         with self._lock:
             self._conn.send(command)
-            return self._conn.recv()
+            status: Status = self._conn.recv()
+            return status

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Self
@@ -33,13 +34,29 @@ class BenchError(RuntimeError):
     """The service answered something a well-behaved client cannot continue from."""
 
 
+class SourceAdapter(requests.adapters.HTTPAdapter):
+    """Connections from a given source address."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        super().__init__()
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["source_address"] = (self.source, 0)
+        super().init_poolmanager(*args, **kwargs)
+
+
 class Api:
     """One keep-alive session (so one client thread = one TCP connection)."""
 
-    def __init__(self, base_url: str, game_type: str = "trick_and_snipers") -> None:
+    def __init__(
+        self, base_url: str, game_type: str = "trick_and_snipers", source: str | None = None
+    ) -> None:
         self.base = base_url.rstrip("/")
         self.game_type = game_type
         self.session = requests.Session()
+        if source:  # from another loopback address: another client, to the rate limits
+            self.session.mount("http://", SourceAdapter(source))
 
     def close(self) -> None:
         self.session.close()
@@ -57,15 +74,21 @@ class Api:
         )
         return response, time.perf_counter() - started
 
+    def json(
+        self, method: str, path: str, token: str | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """The answer's JSON; a BenchError for a status of 300 or more."""
+        response, _ = self.call(method, path, token, **kwargs)
+        if response.status_code >= 300:
+            expect(response, 200)
+        body: dict[str, Any] = response.json()
+        return body
+
     def create_game(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
-        response, _ = self.call("POST", "/games", json={"type": self.game_type, "seats": seats})
-        expect(response, 201)
-        return response.json()
+        return self.json("POST", "/games", json={"type": self.game_type, "seats": seats})
 
     def state(self, game_id: str, token: str) -> dict[str, Any]:
-        response, _ = self.call("GET", f"/games/{game_id}", token)
-        expect(response, 200)
-        return response.json()
+        return self.json("GET", f"/games/{game_id}", token)
 
 
 def expect(response: requests.Response, status: int) -> None:
@@ -132,7 +155,7 @@ class PlayedTable:
 
     @property
     def finished(self) -> bool:
-        return self.state["status"] == "finished"
+        return bool(self.state["status"] == "finished")
 
     def seat_to_act(self) -> int | None:
         """The first seat to act; None while nobody can (a worker's step, the next deal)."""
@@ -169,7 +192,7 @@ def take_turn(api: Api, table: PlayedTable, seat: int, policy: str = "first") ->
 def play_human_game(
     apis: list[Api],
     rng: random.Random,
-    on_action,
+    on_action: Callable[[], None],
     policy: str = "first",
     players: int = HUMAN_SEATS,
 ) -> tuple[list[Timed], list[float]]:
@@ -260,7 +283,7 @@ class BotResults:
 
 
 def play_bot_game(
-    api: Api, rng: random.Random, poll: float, on_action
+    api: Api, rng: random.Random, poll: float, on_action: Callable[[], None]
 ) -> tuple[list[float], list[float]]:
     """Plays seat 0 against 3 basic bots; returns (human->bot delays, all ->bot delays)."""
     seats = [{"kind": "human", "name": "bench"}] + [{"kind": "bot", "level": BOT_LEVEL}] * 3

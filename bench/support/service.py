@@ -19,7 +19,7 @@ import requests
 
 from embedded.ports import free_port
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 READY_TIMEOUT = 120.0
 STOP_TIMEOUT = 30.0
 

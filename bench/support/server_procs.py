@@ -17,7 +17,8 @@ APP_MARKERS = ("gunicorn", "-m workers", "pushpin", "condure", "zurl", "haproxy"
 
 def descendants(pid: int | None = None) -> list[psutil.Process]:
     try:
-        return psutil.Process(pid or os.getpid()).children(recursive=True)
+        children: list[psutil.Process] = psutil.Process(pid or os.getpid()).children(recursive=True)
+        return children
     except psutil.Error:
         return []
 
@@ -29,7 +30,9 @@ def _cmdline(proc: psutil.Process) -> str:
         return ""
 
 
-def app_processes(root: int | None = None, markers: Iterable[str] = APP_MARKERS):
+def app_processes(
+    root: int | None = None, markers: Iterable[str] = APP_MARKERS
+) -> list[psutil.Process]:
     """Processes under `root` (default: this one) whose command line has one of `markers`."""
     wanted = tuple(markers)
     return [p for p in descendants(root) if any(m in _cmdline(p) for m in wanted)]
@@ -59,15 +62,27 @@ def _readings(
 
 
 def _rss(proc: psutil.Process) -> int:
-    return proc.memory_info().rss
+    return int(proc.memory_info().rss)
 
 
 def total_rss(procs: Iterable[psutil.Process]) -> int:
     return sum(rss for _, rss in _readings(procs, _rss))
 
 
-def rss_by_process(procs: Iterable[psutil.Process]) -> dict[str, int]:
-    return {f"{proc.pid} {_cmdline(proc)[-60:]}": rss for proc, rss in _readings(procs, _rss)}
+def rss_by_process(procs: Iterable[psutil.Process] | None = None) -> dict[str, int]:
+    """RSS of each server process (default: those under this one), keyed by its kind and pid;
+    gunicorn's masters (whose parent is no gunicorn) as "api master PID"."""
+    found: dict[str, int] = {}
+    for proc, rss in _readings(app_processes() if procs is None else procs, _rss):
+        kind = kind_of(proc) or "other"
+        try:
+            parent = proc.parent()
+        except psutil.Error:
+            continue
+        if kind.startswith("api") and (parent is None or "gunicorn" not in _cmdline(parent)):
+            kind = "api master"
+        found[f"{kind} {proc.pid}"] = rss
+    return found
 
 
 def cpu_seconds(procs: Iterable[psutil.Process]) -> dict[int, float]:
@@ -129,3 +144,44 @@ def cpu_by_kind(data_dir: str | None = None, root: int | None = None) -> dict[st
 
 def cpu_between(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
     return {kind: round(after[kind] - before.get(kind, 0.0), 2) for kind in sorted(after)}
+
+
+# --- every process on the machine, by group (the actions bench's CPU per action) ---------------
+
+GROUPS = ("bench client", "API (gunicorn)", "RQ worker", "Postgres", "other")
+Snapshot = tuple[dict[tuple[int, float], tuple[str, float]], float]  # per (pid, start), busy
+
+
+def _group(proc: psutil.Process) -> str:
+    if proc.pid == os.getpid():
+        return "bench client"
+    line = _cmdline(proc)
+    if "gunicorn" in line:
+        return "API (gunicorn)"
+    if "-m workers" in line:
+        return "RQ worker"
+    try:
+        return "Postgres" if proc.name().startswith("postgres") else "other"
+    except psutil.Error:
+        return "other"
+
+
+def snapshot() -> Snapshot:
+    """CPU seconds so far of every process of the machine (a process that starts and ends
+    between two snapshots is missed), and the machine's busy seconds."""
+    per_pid = {}
+    for proc in psutil.process_iter():
+        try:
+            used = proc.cpu_times()
+            per_pid[(proc.pid, proc.create_time())] = (_group(proc), used.user + used.system)
+        except psutil.Error:
+            continue
+    return per_pid, machine_busy_seconds()
+
+
+def usage(before: Snapshot, after: Snapshot) -> dict[str, float]:
+    """CPU seconds per group between two snapshots, and 'total' (the machine's busy time)."""
+    used = dict.fromkeys(GROUPS, 0.0)
+    for key, (group, cpu) in after[0].items():
+        used[group] += cpu - before[0].get(key, (group, 0.0))[1]
+    return used | {"total": after[1] - before[1]}

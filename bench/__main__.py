@@ -1,0 +1,5 @@
+import sys
+
+from bench.support.runner import main
+
+sys.exit(main())
