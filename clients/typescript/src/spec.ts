@@ -128,7 +128,8 @@ export interface paths {
          * The game type's rated players, best displayed rating first.
          * @description Players (and rated bot levels) with a rating of this type that is no longer
          *     provisional, ordered by `display` (mu - 3 sigma), best first, each with its `rank`
-         *     (1 + the players with a higher display: equal displays share a rank). Cursor pages.
+         *     (1 + the players with a higher display: equal displays share a rank). Among equal
+         *     displays, more rated `games` first, then the lower `player_id` (as text). Cursor pages.
          */
         get: operations["getLeaderboard"];
         put?: never;
@@ -3288,7 +3289,7 @@ export interface operations {
                 after?: number;
                 /** @description A seat token, for clients that cannot set `Authorization`. Prefer `ticket`: a token in a URL ends up in logs and histories. */
                 access_token?: string;
-                /** @description A single-use stream ticket (`POST /games/{id}/stream-ticket`) for a browser's EventSource; an unknown, used, expired or other game's ticket is 401. */
+                /** @description A single-use stream ticket (`POST /games/{id}/stream-ticket`) for a browser's EventSource; an empty, overlong, unknown, used, expired or other game's ticket is 401, as on `/me/stream`. */
                 ticket?: string;
                 /** @description For the fan-out engine in front (Pushpin) only, coming back to a stream it holds (docs/streams.md); signed by the server, so any other value is 401. */
                 lease?: string;
