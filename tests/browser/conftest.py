@@ -97,9 +97,12 @@ def settings(redis_url: str, queue_name: str, tmp_path_factory) -> Iterator[Sett
             db_pool_size=8,
             sweep_after_seconds=2.0,
             # The page makes a player in each fresh browser context that takes a seat, and
-            # every context of the suite comes from one address (the other limits stay at
-            # their defaults).
+            # every context of the suite comes from one address, so the per-address caps would
+            # count every page of the session as one client's: a closed page's stream holds its
+            # slot until the server's next heartbeat finds it gone (the other limits stay at
+            # their defaults; tests/api tests the stream cap).
             rate_limit_players="10000/hour",
+            max_streams_per_client=1000,
         )
 
 

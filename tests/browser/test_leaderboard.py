@@ -68,7 +68,7 @@ def test_the_leaderboard_lists_rated_players_best_first_a_page_at_a_time(open_pa
     rows = page.evaluate(ROWS_JS)
     assert len(rows) == 20
     head = [row["cells"] for row in rows[:5]]
-    tied = sorted(players[1:3], key=lambda p: p["id"], reverse=True)  # ties: by id, as the API
+    tied = sorted(players[1:3], key=lambda p: p["id"])  # ties: the lower id first, as the API
     assert head == [
         ["1", "Top 00 (you)", "2,000.0", "13"],
         *[["2", p["name"], "1,990.0", "13"] for p in tied],
