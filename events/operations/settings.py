@@ -63,7 +63,7 @@ class Settings:
     webhooks_allow_private: bool = False
     webhook_deliveries_per_second: float = 10.0  # per endpoint
     webhook_retry_seconds: float = 5.0  # the first retry's delay; it doubles, up to 4 hours
-    webhook_max_failures: int = 20  # failed attempts in a row that disable an endpoint
+    webhook_max_failures: int = 20  # one delivery failing this often disables its endpoint
     webhook_threads: int = 8  # deliveries sent at once by each worker process
     match_interval_seconds: float = 1.0  # how often each worker process's matcher passes
     log_origin: str = "cardroom.localhost/log"  # the public log's name in its checkpoints

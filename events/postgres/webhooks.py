@@ -218,9 +218,9 @@ WITH moved AS (
            %(status)s::smallint, %(error)s::text, %(answer)s, %(delivered)s FROM moved
 ), endpoint AS (
     UPDATE webhook_endpoints SET
-        failures = CASE WHEN %(delivered)s THEN 0 ELSE failures + 1 END,
-        enabled = enabled AND (%(delivered)s OR failures + 1 < %(limit)s),
-        disabled_at = CASE WHEN enabled AND NOT %(delivered)s AND failures + 1 >= %(limit)s
+        failures = CASE WHEN %(delivered)s THEN 0 ELSE greatest(failures, %(attempt)s) END,
+        enabled = enabled AND (%(delivered)s OR %(attempt)s < %(limit)s),
+        disabled_at = CASE WHEN enabled AND NOT %(delivered)s AND %(attempt)s >= %(limit)s
                            THEN now() ELSE disabled_at END
     WHERE id = %(endpoint)s AND NOT %(ping)s AND EXISTS (SELECT 1 FROM moved)
     RETURNING failures, disabled_at = now() AS disabled_now
@@ -243,9 +243,13 @@ def record(
 ) -> Outcome | None:
     """Records the attempt, in one statement: the delivery is done (delivered, or a ping tried
     once), or waits `retry_in_seconds` for its next attempt; the endpoint's failures in a row
-    start again from 0, or grow by one and disable it at `failure_limit` (a ping counts for
-    nothing); the relay is woken (the endpoint's next delivery may go). None if this attempt
-    was recorded already (by a job that ran the same attempt)."""
+    start again from 0, or become the most any of its deliveries has failed in a row, and a
+    delivery failing for the `failure_limit`-th time disables it (a ping counts for nothing).
+    Counted per delivery, not per attempt: later deliveries pass one being retried, so during
+    an outage every notice's first attempt fails too, and counting those would disable a busy
+    endpoint within minutes rather than after a day of retries. The relay is woken (the
+    endpoint's next delivery may go). None if this attempt was recorded already (by a job that
+    ran the same attempt)."""
     ping = leased.kind == PING
     params = {
         "finished": delivered or ping, "retry": retry_in_seconds, "id": leased.id,

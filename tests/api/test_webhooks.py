@@ -258,6 +258,26 @@ def test_an_endpoint_has_one_delivery_in_flight_at_a_time(client, worker):
     assert receiver.received[1].at - receiver.received[0].at >= 4.5
 
 
+def test_a_receiver_down_while_more_notices_come_than_the_failure_limit_gets_them_all(
+    client, worker
+):
+    # Given Bob's receiver failing its first five requests while six notices come: more failures
+    # in a row than the 4 the suite allows, spread over the notices (later ones pass one being
+    # retried), so that no one delivery fails 4 times
+    ada, bob = new_player(client, "Ada"), new_player(client, "Bob")
+    with receiving() as receiver:
+        receiver.plan = [500] * 5
+        receiver_for(client, bob["key"], receiver)
+        games = [invite(client, ada["key"], bob["id"])["id"] for _ in range(6)]
+        # When it answers again
+        receiver.wait_for(6)
+    # Then no delivery failed 4 times, the endpoint is still enabled, and every notice came
+    assert [r.answered for r in receiver.received[:5]] == [500] * 5
+    assert sorted(r.payload["game_id"] for r in receiver.delivered()) == sorted(games)
+    state = listed(client, bob["key"])[0]
+    assert state["enabled"] and state["disabled_at"] is None
+
+
 def test_an_endpoint_that_fails_too_often_is_disabled_with_a_notice(client, app, worker):
     # Given Bob's receiver that always answers 500, and a second webhook told of disabling
     ada, bob = new_player(client, "Ada"), new_player(client, "Bob")
