@@ -87,10 +87,15 @@ def invite(api: Api, host_key: str, guest_id: str) -> None:
     api.json("POST", "/games", host_key, json={"type": "trick_and_snipers", "seats": seats})
 
 
-def wait_until(check: Callable[[], bool], within: float) -> None:
-    deadline = time.monotonic() + within
-    while not check() and time.monotonic() < deadline:
+def wait_until(check: Callable[[], bool], within: float, waiting: Callable[[], str]) -> None:
+    """Until `check()` holds or `within` s have passed, saying every 5 s what is awaited."""
+    started = time.monotonic()
+    said = started
+    while not check() and time.monotonic() < started + within:
         time.sleep(0.1)
+        if time.monotonic() - said >= 5:
+            said = time.monotonic()
+            print(f"[webhooks] {waiting()}, {said - started:.0f} s", flush=True)
 
 
 def latency(api: Api, s: Settings) -> Figures:
@@ -105,7 +110,8 @@ def latency(api: Api, s: Settings) -> Figures:
             invite(api, host["key"], guest["id"])
         time.sleep(0.5)
     expected = len(receiver.secrets) * s["rounds"]
-    wait_until(lambda: len(receiver.arrivals) >= expected, 120)
+    wait_until(lambda: len(receiver.arrivals) >= expected, 120,
+               lambda: f"latency: {len(receiver.arrivals)}/{expected} delivered")  # fmt: skip
     receiver.stop()
     lags = [at - datetime.fromisoformat(notice["at"]).timestamp()
             for _, _, notice, at in receiver.arrivals]  # fmt: skip
@@ -128,16 +134,18 @@ def outage(api: Api, s: Settings) -> Figures:
 
     for _ in range(5):
         invite(api, host["key"], guest["id"])
-    wait_until(lambda: len(receiver.arrivals) >= 5, 30)
+    wait_until(lambda: len(receiver.arrivals) >= 5, 30, lambda: "outage: the first 5 notices")
     receiver.stop()
     sent, down_at = 5, time.monotonic()
+    print(f"[webhooks] outage: the receiver is down for {s['down_seconds']:.0f} s", flush=True)
     while time.monotonic() - down_at < s["down_seconds"]:
         invite(api, host["key"], guest["id"])
         sent += 1
         time.sleep(s["every"])
     receiver.start()  # the same port
     back_at = time.monotonic()
-    wait_until(lambda: ids() >= set(range(1, sent + 1)), 600)
+    wait_until(lambda: ids() >= set(range(1, sent + 1)), 600,
+               lambda: f"outage: the receiver is back, {len(ids())}/{sent} notices in")  # fmt: skip
     receiver.stop()
     first = list(dict.fromkeys(notice["id"] for _, _, notice, _ in receiver.arrivals))
     return {
