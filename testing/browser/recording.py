@@ -81,6 +81,13 @@ class PageRecord:
             url for method, url in self.requests if method == "POST" and _path(url).endswith(suffix)
         ]
 
+    def answered(self, method: str, suffix: str) -> int | None:
+        """How many `method` requests to a path ending with `suffix` were answered, or None
+        while one is still waiting for its answer."""
+        sent = sum(1 for m, url in self.requests if m == method and _path(url).endswith(suffix))
+        got = sum(1 for r in self.responses if r.method == method and _path(r.url).endswith(suffix))
+        return got if got >= sent else None
+
     def foreign_requests(self, origin: str) -> list[str]:
         """Every request to anywhere but `origin` (scheme://host:port); data: and blob: URLs
         stay inside the page and are not requests to anyone."""

@@ -135,6 +135,7 @@ def test_a_join_while_already_waiting_is_worded_and_shows_where_the_player_stand
     leave_queues.append(cy["key"])
     page = browsing.page
     page.wait_for_selector("#queue-form:not([hidden]) #queue-type")
+    _wait_for_own_queue_read(browsing)  # else its answer may come after the join below
     joined = requests.post(
         f"{live_server.url}/me/queue",
         json={"type": "saint_poker", "players": [5], "rated": True},
@@ -156,6 +157,15 @@ def test_a_join_while_already_waiting_is_worded_and_shows_where_the_player_stand
                if r.url.endswith("/me/queue") and r.method == "POST"]  # fmt: skip
     assert [r.status for r in refused] == [409] and refused[0].body["code"] == "already-queued"
     assert queue_of(live_server.url, cy["key"]).json()["type"] == "saint_poker"  # unchanged
+
+
+def _wait_for_own_queue_read(browsing: Browsing) -> None:
+    """Until the page has read its player's queue and has no read in flight."""
+    for _ in range(150):
+        if browsing.record.answered("GET", "/me/queue"):
+            return
+        browsing.page.wait_for_timeout(100)
+    raise AssertionError(f"the page never read its queue: {browsing.record.summary()}")
 
 
 def _player_made(browsing: Browsing) -> dict:
