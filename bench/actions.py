@@ -16,100 +16,93 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from bench.raw_append import measure_raw_appends
 from bench.support import server_procs
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
-from bench.support.players import (
-    Api,
-    BenchError,
-    BotResults,
-    HumanResults,
-    play_bot_game,
-    play_human_game,
-)
+from bench.support.players import Api, BenchError, Timed, play_bot_game, play_human_game
 from bench.support.stats import Counter, Progress, in_threads, ms, ms_percentiles, percentile
 
 EDGE = 10  # actions at each end of a game compared for the early/late ratio
 MAX_ERRORS = 20
+G = TypeVar("G")
 
 
-def run_clients(clients: int, games: int, play: Callable[[Api, int], None], url: str) -> None:
-    """`clients` threads, each with its own session, play games 0..games-1 between them; a
-    failed game is counted by `play`'s caller, and too many end the run."""
-    lock, taken = threading.Lock(), iter(range(games))
+def play_games(
+    url: str,
+    clients: int,
+    count: int,
+    play: Callable[[list[Api], int], G],
+    render: Callable[[int, float], str],
+    sessions: int = 1,
+    game_type: str = "trick_and_snipers",
+) -> tuple[list[G], int]:
+    """`clients` threads, each with its own `sessions`, play games 0..count-1 between them;
+    returns what each game gave (in the order they ended) and how many failed (too many end
+    the run). `render(games done, elapsed)` is the progress line."""
+    lock, numbers = threading.Lock(), iter(range(count))
+    played: list[G] = []
+    failures: list[Exception] = []
 
     def client() -> None:
-        api = Api(url)
+        apis = [Api(url, game_type) for _ in range(sessions)]
         try:
             while (index := next_game()) is not None:
-                play(api, index)
+                try:
+                    played.append(play(apis, index))
+                except (BenchError, OSError) as error:
+                    print(f"\ngame {index} failed: {error}", file=sys.stderr)
+                    failures.append(error)
+                    if len(failures) >= MAX_ERRORS:
+                        raise SystemExit("too many failed games") from error
         finally:
-            api.close()
+            for api in apis:
+                api.close()
 
     def next_game() -> int | None:
         with lock:
-            return next(taken, None)
+            return next(numbers, None)
 
-    in_threads(client, [()] * clients)
-
-
-def guarded(
-    play: Callable[[Api, int], None], on_error: Callable[[], int]
-) -> Callable[[Api, int], None]:
-    def wrapper(api: Api, index: int) -> None:
-        try:
-            play(api, index)
-        except (BenchError, OSError) as error:
-            print(f"\ngame {index} failed: {error}", file=sys.stderr)
-            if on_error() >= MAX_ERRORS:
-                raise SystemExit("too many failed games") from error
-
-    return wrapper
+    with Progress(lambda elapsed: render(len(played), elapsed)):
+        in_threads(client, [()] * clients)
+    return played, len(failures)
 
 
 @dataclass
 class HumanRun:
-    results: HumanResults
+    games: list[tuple[list[Timed], list[float]]]  # per game: (version, POST latency), reads
+    failed: int
     seconds: float
     actions: int
     cpu: dict[str, float]  # CPU seconds per process group during the run
 
 
 def run_humans(s: Settings, url: str, games: int, label: str) -> HumanRun:
-    results, actions, local = HumanResults(), Counter(), threading.local()
+    actions = Counter()
 
-    def play(api: Api, index: int) -> None:
+    def play(apis: list[Api], index: int) -> tuple[list[Timed], list[float]]:
         rng = random.Random(f"{s['seed']}:{label}:{index}")
-        if not hasattr(local, "apis"):  # a client thread's sessions: one, or one per seat
-            api.game_type = s["game"]
-            extra = range(s["players"] - 1) if s["session_per_seat"] else range(0)
-            local.apis = [api, *(Api(url, s["game"]) for _ in extra)]
-        results.add_game(*play_human_game(local.apis, rng, actions.add, s["policy"], s["players"]))
+        return play_human_game(apis, rng, actions.add, s["policy"], s["players"])
 
-    def on_error() -> int:
-        results.add_error()
-        return results.errors
-
-    def render(elapsed: float) -> str:
+    def render(done: int, elapsed: float) -> str:
         rate = actions.value / max(elapsed, 1e-9)
-        done = f"games {len(results.games)}/{games}  actions {actions.value}"
-        return f"[{label}] {done}  {rate:.0f} actions/s  {elapsed:.0f} s"
+        done_text = f"games {done}/{games}  actions {actions.value}"
+        return f"[{label}] {done_text}  {rate:.0f} actions/s  {elapsed:.0f} s"
 
+    sessions = s["players"] if s["session_per_seat"] else 1
     cpu_before, started = server_procs.snapshot(), time.perf_counter()
-    with Progress(render):
-        run_clients(s["clients"], games, guarded(play, on_error), url)
+    played, failed = play_games(url, s["clients"], games, play, render, sessions, s["game"])
     seconds = time.perf_counter() - started
     cpu = server_procs.usage(cpu_before, server_procs.snapshot())
-    return HumanRun(results, seconds, actions.value, cpu)
+    return HumanRun(played, failed, seconds, actions.value, cpu)
 
 
 def human_figures(run: HumanRun, late_version: int | None = None) -> Figures:
-    games = run.results.games
+    games = [latencies for latencies, _ in run.games]
     posts = [latency for game in games for _, latency in game]
 
-    def late(game: list[tuple[int, float]]) -> list[float]:
+    def late(game: list[Timed]) -> list[float]:
         if late_version is None:
             return [latency for _, latency in game[-EDGE:]]
         return [latency for version, latency in game if abs(version - late_version) <= EDGE]
@@ -119,13 +112,13 @@ def human_figures(run: HumanRun, late_version: int | None = None) -> Figures:
     cpus = os.cpu_count() or 1
     return {
         "games": len(games),
-        "failed_games": run.results.errors,
+        "failed_games": run.failed,
         "events_per_game_p50": percentile([game[-1][0] for game in games if game], 50),
         "actions": len(posts),
         "seconds": round(run.seconds, 2),
         "actions_per_s": round(len(posts) / run.seconds, 1) if run.seconds else 0.0,
         **ms_percentiles("post", posts, 50, 99),
-        **ms_percentiles("get_state", run.results.state_reads, 50),
+        **ms_percentiles("get_state", [read for _, reads in run.games for read in reads], 50),
         "early_p50_ms": round(ms(early_p50), 2),
         "late_p50_ms": round(ms(late_p50), 2),
         "late_early_ratio": round(late_p50 / early_p50, 3) if early_p50 else None,
@@ -138,23 +131,19 @@ def human_figures(run: HumanRun, late_version: int | None = None) -> Figures:
 
 
 def run_bots(s: Settings, url: str) -> Figures:
-    results, actions = BotResults(), Counter()
-
-    def play(api: Api, index: int) -> None:
+    def play(apis: list[Api], index: int) -> tuple[list[float], list[float]]:
         rng = random.Random(f"{s['seed']}:bots:{index}")
-        results.add_game(*play_bot_game(api, rng, s["poll"], actions.add))
+        return play_bot_game(apis[0], rng, s["poll"], lambda: None)
 
-    def on_error() -> int:
-        results.add_error()
-        return results.errors
+    def render(done: int, elapsed: float) -> str:
+        return f"[bots] games {done}/{s['bot_games']}  {elapsed:.0f} s"
 
-    with Progress(lambda t: f"[bots] games {results.games}/{s['bot_games']}  {t:.0f} s"):
-        run_clients(s["bot_clients"], s["bot_games"], guarded(play, on_error), url)
+    played, failed = play_games(url, s["bot_clients"], s["bot_games"], play, render)
     return {
-        "bot_games": results.games,
-        "bot_failed_games": results.errors,
-        **ms_percentiles("bot_after_human", results.after_human, 50, 95),
-        **ms_percentiles("bot_any_move", results.any_hop, 95),
+        "bot_games": len(played),
+        "bot_failed_games": failed,
+        **ms_percentiles("bot_after_human", [d for after, _ in played for d in after], 50, 95),
+        **ms_percentiles("bot_any_move", [d for _, hops in played for d in hops], 95),
     }
 
 

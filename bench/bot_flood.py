@@ -1,12 +1,10 @@
 """A flood of bot work from one address, at its quotas, while another client plays: how long
-does the other client wait for its bots? The service runs with its rate limits on, at their
-defaults, and one worker process. The other client (127.0.0.1) plays Trick & Snipers against
-three basic bots, a random legal card each turn; its *bot response* is the time from its
-action's answer until the game waits for it again (or ends). First it plays alone
-(`quiet_seconds`), then while the flooder (127.0.0.2), for `seconds`: asks for a five-seat table
-of strong bots every 2 s (the bot-table quota); keeps `scripted` tables going, each of one
-scripted human acting the moment it may and four strong bots; and asks every 2 s for a table
-with one human who leaves at once (counted against the bot-table quota)."""
+does the other client wait for its bots? With the rate limits on (their defaults) and one worker,
+the other client (127.0.0.1) plays Trick & Snipers against three basic bots; its *bot response*
+is the time from its action's answer until the game waits for it again (or ends). It plays alone
+(`quiet_seconds`), then for `seconds` while the flooder (127.0.0.2) asks every 2 s for a table of
+five strong bots and for one whose human leaves at once (the bot-table quota), and keeps
+`scripted` tables of a human acting the moment it may and four strong bots."""
 
 from __future__ import annotations
 
@@ -14,11 +12,13 @@ import random
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.players import Api
 from bench.support.stats import ms, percentile
+from domain.kit.templates import action_from_template
 
 FLOODER, PLAYER = "127.0.0.2", "127.0.0.1"
 POLL = 0.02
@@ -31,41 +31,44 @@ def table(api: Api, seats: list[dict[str, Any]]) -> tuple[int, dict[str, Any]]:
 
 
 def act(api: Api, game: str, token: str, view: dict[str, Any], rng: random.Random) -> int:
-    from domain.kit.templates import action_from_template
-
     action = action_from_template(rng.choice(view["you"]["legal_actions"]), rng)
     return api.call("POST", f"/games/{game}/actions", token, json=action)[0].status_code
+
+
+def next_turn(
+    api: Api, game: str, token: str, stopped: Callable[[], bool]
+) -> dict[str, Any] | None:
+    """Seat 0's view once it may act or the game has ended; None if `stopped` first."""
+    while not stopped():
+        view = api.json("GET", f"/games/{game}", token)
+        if view["status"] == "finished" or view["you"]["legal_actions"]:
+            return view
+        time.sleep(POLL)
+    return None
 
 
 def play(url: str, seconds: float, seed: int) -> list[float]:
     """The other client's bot responses over `seconds` of play."""
     api, rng, responses = Api(url, source=PLAYER), random.Random(seed), list[float]()
     deadline, game, token = time.monotonic() + seconds, None, ""
-
-    def my_turn(until: float) -> dict[str, Any] | None:  # None: the game ended, or time's up
-        nonlocal game
-        while time.monotonic() < until:
-            view = api.json("GET", f"/games/{game}", token)
-            if view["status"] == "finished":
-                game = None
-                return None
-            if view["you"]["legal_actions"]:
-                return view
-            time.sleep(POLL)
-        return None
-
     while time.monotonic() < deadline:
         if game is None:
-            body = table(
-                api, [{"kind": "human", "name": "player"}, *[{"kind": "bot", "level": "basic"}] * 3]
-            )[1]
+            seats = [{"kind": "human", "name": "player"}, *[{"kind": "bot", "level": "basic"}] * 3]
+            body = table(api, seats)[1]
             game, token = body["id"], body["tokens"][0]["token"]
-        if (view := my_turn(deadline)) is None:
+        view = next_turn(api, game, token, lambda: time.monotonic() >= deadline)
+        if view is None:
+            continue
+        if view["status"] == "finished":
+            game = None
             continue
         assert act(api, game, token, view, rng) == 201
         acted = time.monotonic()
-        if my_turn(deadline + 30) is not None or game is None:
+        after = next_turn(api, game, token, lambda: time.monotonic() >= deadline + 30)
+        if after is not None:
             responses.append(time.monotonic() - acted)
+            if after["status"] == "finished":
+                game = None
     return responses
 
 
@@ -73,19 +76,15 @@ def flood(url: str, scripted: int, seed: int, stop: threading.Event) -> Counter[
     """Starts the flooder's threads; their answers, counted, until `stop`."""
     statuses: Counter[str] = Counter()
 
-    def bot_tables() -> None:
+    def bot_tables(leave: bool) -> None:
         api = Api(url, source=FLOODER)
+        seats = [{"kind": "human", "name": "gone"}, *[STRONG] * 4] if leave else [STRONG] * 5
         while not stop.wait(2.0):
-            statuses[f"bot table {table(api, [STRONG] * 5)[0]}"] += 1
-
-    def left_at_once() -> None:
-        api = Api(url, source=FLOODER)
-        while not stop.wait(2.0):
-            status, body = table(api, [{"kind": "human", "name": "gone"}, *[STRONG] * 4])
-            if status == 201:
-                leave = f"/games/{body['id']}/seats/0/leave"
-                status = api.call("POST", leave, body["tokens"][0]["token"], json={})[0].status_code
-            statuses[f"left at once {status}"] += 1
+            status, body = table(api, seats)
+            if leave and status == 201:
+                path, token = f"/games/{body['id']}/seats/0/leave", body["tokens"][0]["token"]
+                status = api.call("POST", path, token, json={})[0].status_code
+            statuses[f"{'left at once' if leave else 'bot table'} {status}"] += 1
 
     def script(seed: int) -> None:
         api, rng = Api(url, source=FLOODER), random.Random(seed)
@@ -96,16 +95,12 @@ def flood(url: str, scripted: int, seed: int, stop: threading.Event) -> Counter[
                 stop.wait(1.0)
                 continue
             game, token = body["id"], body["tokens"][0]["token"]
-            while not stop.is_set():
-                view = api.json("GET", f"/games/{game}", token)
-                if view["status"] == "finished":
-                    break
-                if view["you"]["legal_actions"]:
-                    statuses[f"scripted action {act(api, game, token, view, rng)}"] += 1
-                else:
-                    stop.wait(POLL)
+            while (view := next_turn(api, game, token, stop.is_set)) and view[
+                "status"
+            ] != "finished":
+                statuses[f"scripted action {act(api, game, token, view, rng)}"] += 1
 
-    threads = [threading.Thread(target=bot_tables), threading.Thread(target=left_at_once)]
+    threads = [threading.Thread(target=bot_tables, args=(leave,)) for leave in (False, True)]
     threads += [threading.Thread(target=script, args=(seed + i,)) for i in range(scripted)]
     for thread in threads:
         thread.daemon = True

@@ -1,21 +1,18 @@
-"""The Python client's cost: whole games (one human seat played from this process, bots on the
-server's workers; the four types in turn) played through cardroom_client, and the same games
-with raw httpx calls (GET the view, POST the action, read the event stream), one of each in
-turn so that both see the same server. The client's overhead per action is measured two ways:
-the p50 difference between the two, and inside the client (an act's time less the time its
-HTTP transport took, at p50)."""
+"""The Python client's overhead per action: games of one human seat (bots on the workers, the
+four types in turn) played through cardroom_client and with raw httpx calls, one of each in
+turn; measured as the p50 difference, and inside the client (an act less its transport's time)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import statistics
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-from cardroom_client import Cardroom, bot, first_legal_action, human
+from cardroom_client import Cardroom, Game, bot, first_legal_action, human
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 
@@ -50,35 +47,18 @@ def play_with_client(url: str, game_type: str) -> tuple[list[float], list[float]
     with Cardroom(url) as cr:
         cr._http = httpx.Client(base_url=url, timeout=10.0, transport=transport)
         seat = cr.create_game(game_type, seats(game_type)).seat(0)
-
-        def act(game: Any) -> None:
-            started = time.perf_counter()
-            seat.act(first_legal_action(game))
-            acts.append(time.perf_counter() - started)
-            overheads.append(acts[-1] - transport.last)
-
-        game = seat.view()
-        if game.my_turn():
-            act(game)
-        for _event in seat.events():
+        for _event in itertools.chain([None], seat.events()):  # a look before the first event
             game = seat.view()
             if game.my_turn():
-                act(game)
+                started = time.perf_counter()
+                seat.act(first_legal_action(game))
+                acts.append(time.perf_counter() - started)
+                overheads.append(acts[-1] - transport.last)
     return acts, overheads
 
 
-def _raw_stream(http: httpx.Client, game_id: str, token: str) -> Iterator[str]:
-    headers = {"Authorization": f"Bearer {token}", "Accept": "text/event-stream"}
-    timeout = httpx.Timeout(10.0, read=45.0)
-    with http.stream(
-        "GET", f"/games/{game_id}/events/stream", headers=headers, timeout=timeout
-    ) as r:
-        for line in r.iter_lines():
-            if line.startswith("id:"):
-                yield line
-
-
 def play_raw(url: str, game_type: str) -> list[float]:
+    """Each POST's time, the action chosen as the client chooses it (not timed)."""
     acts = []
     with httpx.Client(base_url=url, timeout=10.0) as http:
         body = {"type": game_type, "seats": seats(game_type), "options": {}}
@@ -87,17 +67,9 @@ def play_raw(url: str, game_type: str) -> list[float]:
         auth = {"Authorization": f"Bearer {token}"}
 
         def maybe_act() -> None:
-            view = http.get(f"/games/{game_id}", headers=auth).json()
-            you = view.get("you") or {}
-            if you.get("seat") in view["to_act"] and you.get("legal_actions"):
-                template = you["legal_actions"][0]
-                action: dict[str, Any] = {"type": template["type"]}
-                if "min" in template:
-                    action["count"] = template["min"]
-                elif "count" in template and "cards" in template:
-                    action["cards"] = template["cards"][: template["count"]]
-                elif "cards" in template:
-                    action["card"] = template["cards"][0]
+            game = Game.of(http.get(f"/games/{game_id}", headers=auth).json())
+            if game.my_turn():
+                action = first_legal_action(game)
                 headers = auth | {"Idempotency-Key": str(uuid.uuid4())}
                 started = time.perf_counter()
                 answer = http.post(f"/games/{game_id}/actions", json=action, headers=headers)
@@ -106,8 +78,14 @@ def play_raw(url: str, game_type: str) -> list[float]:
                 assert answer.status_code == 201, answer.text
 
         maybe_act()
-        for _id in _raw_stream(http, game_id, token):
-            maybe_act()
+        stream = auth | {"Accept": "text/event-stream"}
+        timeout = httpx.Timeout(10.0, read=45.0)
+        with http.stream(
+            "GET", f"/games/{game_id}/events/stream", headers=stream, timeout=timeout
+        ) as events:
+            for line in events.iter_lines():
+                if line.startswith("id:"):
+                    maybe_act()
     return acts
 
 

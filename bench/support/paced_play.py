@@ -1,13 +1,9 @@
-"""Tables played through the API at a human pace: each table acts about every `pace` seconds.
-
-A few driver threads (one keep-alive session each) share the tables; each keeps its tables in
-a heap by when they are due. An action is two requests: the acting seat's view (its legal
-actions; whose turn it is comes from the previous answer) and the POST. A finished game is
-replaced by a new one at once, so the load holds however long the run (`on_replace`, if set,
-is told of each new table: a bench opens its streams). Every POST is recorded with
-the wall-clock time it was sent, so a bench can cut the run into phases afterwards. A probe
-thread also opens a new connection twice a second (`/healthz`): keep-alive drivers alone would
-not notice a server that stopped accepting connections.
+"""Tables played through the API at a human pace, each acting about every `pace` s: a few
+driver threads (one keep-alive session each) share the tables in heaps by due time; a game that
+ends is replaced at once (`on_replace` hears of it), so the load holds however long the run.
+Every POST is logged with its wall-clock time, for the bench to cut the run into phases. A probe
+opens a new connection twice a second: keep-alive drivers would miss a server that stopped
+accepting them.
 """
 
 from __future__ import annotations
@@ -90,8 +86,6 @@ class PacedPlay:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
 
-    # --- tables ----------------------------------------------------------------------------
-
     def create_tables(self, count: int) -> list[Table]:
         api = Api(self.url, self.game_type)
         try:
@@ -105,10 +99,13 @@ class PacedPlay:
         table.rng.seed(f"{self.seed}:{index}:{table.id}")
         return table
 
+    def _shares(self) -> list[list[int]]:
+        """The tables' indexes dealt round the drivers."""
+        return [list(range(i, len(self.tables), self.drivers)) for i in range(self.drivers)]
+
     def spread(self, most: int) -> None:
-        """Plays each table a random number (below `most`) of actions at once. Tables created
-        together, played at one pace, would otherwise end their rounds together: every table's
-        next deal (a dozen events each) would reach every stream in the same few seconds."""
+        """Plays each table a random number (below `most`) of actions at once, or tables made
+        together would end their rounds (and send their next deals) together."""
         rng = random.Random(f"{self.seed}:spread")
         targets = [rng.randrange(most) if most > 0 else 0 for _ in self.tables]
         done = Counter()
@@ -126,20 +123,16 @@ class PacedPlay:
             return f"[spread] actions {done.value}/{sum(targets)}  {elapsed:.0f} s"
 
         with Progress(render):
-            in_threads(play, [(list(range(i, len(targets), self.drivers)),)
-                              for i in range(self.drivers)])  # fmt: skip
-
-    # --- running ---------------------------------------------------------------------------
+            in_threads(play, [(share,) for share in self._shares()])
 
     def start(self) -> None:
         """Staggers the tables over one pace, so actions arrive evenly, not in waves."""
         now = time.monotonic()
         for i, table in enumerate(self.tables):
             table.due = now + self.pace * i / max(1, len(self.tables))
-        shares = [list(range(i, len(self.tables), self.drivers)) for i in range(self.drivers)]
         self._threads = [
             threading.Thread(target=self._drive, args=(share,), name=f"driver-{n}", daemon=True)
-            for n, share in enumerate(shares)
+            for n, share in enumerate(self._shares())
             if share
         ]
         self._threads.append(threading.Thread(target=self._probe, name="probe", daemon=True))
@@ -168,8 +161,8 @@ class PacedPlay:
             api.close()
 
     def _step(self, api: Api, index: int) -> None:
-        """One action of the table (or a look at it, when nobody can act yet); sets its next
-        due time: one pace after the last, or now if the table fell a whole pace behind."""
+        """One action of the table (or a look, when nobody can act yet); it is due again one
+        pace after the last, or now if it fell a whole pace behind."""
         table = self.tables[index]
         now = time.monotonic()
         try:
@@ -184,8 +177,8 @@ class PacedPlay:
             now_playing.due = now + POLL
 
     def _act(self, api: Api, index: int, table: Table) -> bool:
-        """False when the table could not act yet (nobody to act, or a stale view). Unlike
-        players.take_turn, a bad answer is logged and play goes on: a long run counts them."""
+        """False when the table could not act yet (nobody to act, or a stale view). A bad
+        answer is logged, not raised (unlike players.take_turn): a long run counts them."""
         if table.finished:
             self._replace(api, index)
             return False

@@ -1,15 +1,10 @@
-"""HTTP players for the benchmarks: games driven through the public API.
-
-By default every action is built mechanically from the first `you.legal_actions` template
-(docs/api.md): `min`/`max` -> `count`; `count` + `cards` -> that many cards; `cards` alone -> one
-`card`. With a policy such as "basic", the client plays the way that bot would, from the same
-view (useful to make St Patrick games last long enough to reach high versions).
-"""
+"""HTTP players for the benchmarks: games driven through the public API, each action built
+from the view's first `you.legal_actions` template, or chosen as a bot `policy` would (to
+make St Patrick games last long enough to reach high versions)."""
 
 from __future__ import annotations
 
 import random
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,11 +17,10 @@ from domain.games import GAME_TYPES
 from domain.kit.templates import action_from_template
 
 HUMAN_SEATS = 4
-BOT_LEVEL = "basic"
+BOT = {"kind": "bot", "level": "basic"}
 POLL = 0.01  # s before reading a game again while nobody can act in it
 TIMEOUT = 30.0
-PLAY = "CardPlayed"
-MOVE_TYPES = ("CardsPassed", PLAY)
+Timed = tuple[int, float]  # (the game's version before the action, latency in s)
 Move = tuple[int, int, str, datetime]  # version, seat, event type, recorded_at
 
 
@@ -87,9 +81,6 @@ class Api:
     def create_game(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
         return self.json("POST", "/games", json={"type": self.game_type, "seats": seats})
 
-    def state(self, game_id: str, token: str) -> dict[str, Any]:
-        return self.json("GET", f"/games/{game_id}", token)
-
 
 def expect(response: requests.Response, status: int) -> None:
     if response.status_code != status:
@@ -103,12 +94,6 @@ def parse_time(value: str) -> datetime:
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
-# --- 4 humans --------------------------------------------------------------------------------
-
-
-Timed = tuple[int, float]  # (the game's version before the action, latency in s)
-
-
 def choose_action(view: dict[str, Any], rng: random.Random, policy: str) -> dict[str, Any]:
     """The client's next action: the first template's, or what bot `policy` would play."""
     if policy == "first":
@@ -117,29 +102,9 @@ def choose_action(view: dict[str, Any], rng: random.Random, policy: str) -> dict
 
 
 @dataclass
-class HumanResults:
-    """Latencies of POST /games/{id}/actions, per game in play order, plus totals."""
-
-    games: list[list[Timed]] = field(default_factory=list)
-    state_reads: list[float] = field(default_factory=list)
-    errors: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def add_game(self, latencies: list[Timed], reads: list[float]) -> None:
-        with self.lock:
-            self.games.append(latencies)
-            self.state_reads.extend(reads)
-
-    def add_error(self) -> None:
-        with self.lock:
-            self.errors += 1
-
-
-@dataclass
 class PlayedTable:
-    """A table this client plays through the API: the tokens of the seats it plays (all of
-    them at a table of humans, which `create` makes) and the game as last answered (`status`,
-    `to_act`, `version`)."""
+    """A table played through the API: the tokens of the seats this client plays and the game
+    as last answered (`status`, `to_act`, `version`)."""
 
     id: str
     tokens: dict[int, str]
@@ -162,7 +127,7 @@ class PlayedTable:
         return self.state["to_act"][0] if self.state["to_act"] else None
 
     def refresh(self, api: Api) -> None:
-        self.state = api.state(self.id, self.tokens[0])
+        self.state = api.json("GET", f"/games/{self.id}", self.tokens[0])
 
 
 @dataclass
@@ -196,21 +161,19 @@ def play_human_game(
     policy: str = "first",
     players: int = HUMAN_SEATS,
 ) -> tuple[list[Timed], list[float]]:
-    """Plays one game of `players` humans to the end, seat s through apis[s % len(apis)] (one
-    session for all seats, or one each); returns ((version, action latency) pairs, state-read
-    latencies)."""
+    """Plays one game of `players` humans to the end, seat s through apis[s % len(apis)];
+    returns ((version, action latency) pairs, state-read latencies)."""
     table = PlayedTable.create(apis[0], rng, players)
     latencies: list[Timed] = []
     reads: list[float] = []
     while not table.finished:
-        seat = table.seat_to_act()
-        if seat is None:
+        if (seat := table.seat_to_act()) is None:
             time.sleep(POLL)
             table.refresh(apis[0])
             continue
         turn = take_turn(apis[seat % len(apis)], table, seat, policy)
-        reads.append(turn.read)
         latencies.append((turn.view["version"], turn.post))
+        reads.append(turn.read)
         on_action()
     return latencies, reads
 
@@ -226,7 +189,7 @@ class Tally:
 
 class TablePlayer:
     """Human tables played one action at a time, a new game as soon as one ends: for a bench
-    that interleaves several players' actions (sides in turn, stores in turn)."""
+    that interleaves several players' actions."""
 
     def __init__(
         self, api: Api, rng: random.Random, policy: str, players: int = HUMAN_SEATS
@@ -258,42 +221,18 @@ class TablePlayer:
         self.last = (turn.view, turn.answer)
 
 
-# --- 1 human + 3 bots ------------------------------------------------------------------------
-
-
-@dataclass
-class BotResults:
-    """Bot reaction times (s) from the server's `recorded_at` timestamps."""
-
-    after_human: list[float] = field(default_factory=list)  # human move -> next (bot) move
-    any_hop: list[float] = field(default_factory=list)  # any move -> the bot move after it
-    games: int = 0
-    errors: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def add_game(self, after_human: list[float], hops: list[float]) -> None:
-        with self.lock:
-            self.after_human.extend(after_human)
-            self.any_hop.extend(hops)
-            self.games += 1
-
-    def add_error(self) -> None:
-        with self.lock:
-            self.errors += 1
-
-
 def play_bot_game(
     api: Api, rng: random.Random, poll: float, on_action: Callable[[], None]
 ) -> tuple[list[float], list[float]]:
-    """Plays seat 0 against 3 basic bots; returns (human->bot delays, all ->bot delays)."""
-    seats = [{"kind": "human", "name": "bench"}] + [{"kind": "bot", "level": BOT_LEVEL}] * 3
-    game = api.create_game(seats)
-    game_id, token = game["id"], game["tokens"][0]["token"]
+    """Plays seat 0 against 3 basic bots; returns the bots' reaction times from the events'
+    `recorded_at`: (human move -> next bot move, any move -> next bot move)."""
+    game = api.create_game([{"kind": "human", "name": "bench"}, *[BOT] * 3])
+    path, token = f"/games/{game['id']}", game["tokens"][0]["token"]
     bots = {s["seat"] for s in game["seats"] if s["kind"] == "bot"}
-    human_versions: list[int] = []
+    human_versions: set[int] = set()
     etag = ""
     while True:
-        response, _ = api.call("GET", f"/games/{game_id}", token, headers={"If-None-Match": etag})
+        response, _ = api.call("GET", path, token, headers={"If-None-Match": etag})
         if response.status_code == 304:
             time.sleep(poll)
             continue
@@ -302,43 +241,35 @@ def play_bot_game(
         state = response.json()
         if state["status"] == "finished":
             break
-        templates = state["you"]["legal_actions"]
-        if not templates:
+        if not state["you"]["legal_actions"]:
             time.sleep(poll)
             continue
-        action = action_from_template(templates[0], rng)
-        response, _ = api.call("POST", f"/games/{game_id}/actions", token, json=action)
+        action = action_from_template(state["you"]["legal_actions"][0], rng)
+        response, _ = api.call("POST", f"{path}/actions", token, json=action)
         expect(response, 201)
         on_action()
         body = response.json()
-        first = body["events"][0]
-        human_versions.append(first["version"])
+        human_versions.add(body["events"][0]["version"])
         if bots & set(body["game"]["to_act"]):
             time.sleep(poll)
-    moves = _moves(api, game_id, token)
-    return _bot_delays(moves, bots, set(human_versions))
+    return _bot_delays(_moves(api, path, token), bots, human_versions)
 
 
-def _moves(api: Api, game_id: str, token: str) -> list[Move]:
-    """Every move of the game: (version, seat, recorded_at)."""
-    events: list[dict[str, Any]] = []
+def _moves(api: Api, path: str, token: str) -> list[Move]:
+    """Every move of the game: a seat's CardsPassed or CardPlayed (other events ride along)."""
+    moves: list[Move] = []
     after = 0
     while True:
-        response, _ = api.call(
-            "GET", f"/games/{game_id}/events", token, params={"after": after, "limit": 1000}
-        )
-        expect(response, 200)
-        page = response.json()["events"]
+        params = {"after": after, "limit": 1000}
+        page = api.json("GET", f"{path}/events", token, params=params)["events"]
         if not page:
-            break
-        events.extend(page)
+            return moves
+        moves += [
+            (event["version"], event["seat"], event["type"], parse_time(event["recorded_at"]))
+            for event in page
+            if event["type"] in ("CardsPassed", "CardPlayed") and event["seat"] is not None
+        ]
         after = page[-1]["version"]
-    # A move is a seat's CardsPassed or CardPlayed (other events with a seat ride along).
-    return [
-        (event["version"], event["seat"], event["type"], parse_time(event["recorded_at"]))
-        for event in events
-        if event["type"] in MOVE_TYPES and event["seat"] is not None
-    ]
 
 
 def _bot_delays(
@@ -346,13 +277,10 @@ def _bot_delays(
 ) -> tuple[list[float], list[float]]:
     after_human: list[float] = []
     hops: list[float] = []
-    for (version, _, _, at), (_, next_seat, next_type, next_at) in zip(
-        moves, moves[1:], strict=False
-    ):
-        if next_seat not in bots or next_type != PLAY:
+    for (version, _, _, at), (_, seat, kind, next_at) in zip(moves, moves[1:], strict=False):
+        if seat not in bots or kind != "CardPlayed":
             continue  # only a bot's play reacts to the move before it (passes are parallel)
-        delay = (next_at - at).total_seconds()
-        hops.append(delay)
+        hops.append((next_at - at).total_seconds())
         if version in human_versions:
-            after_human.append(delay)
+            after_human.append(hops[-1])
     return after_human, hops
