@@ -17,7 +17,6 @@ from domain.games import GAME_TYPES
 from domain.kit.budget import Iterations
 from domain.kit.outcome import GameEnded
 from domain.tables.selfplay import bot_table, steps
-from domain.tables.table import Table
 
 LEVELS = ("strong", "basic", "random")  # best first
 # The settings both pure-domain benches take: the game types (all when empty), worker
@@ -39,16 +38,10 @@ class Job:
     iterations: int | None = None
 
 
-@dataclass
-class Played:
-    table: Table  # as it ended
-    ended: GameEnded | None
-    seconds: dict[str, list[float]]  # level -> each of its decisions' wall time
-
-
-def play(job: Job, seats: Sequence[str], label: str) -> Played:
+def play(job: Job, seats: Sequence[str], label: str) -> tuple[GameEnded, dict[str, list[float]]]:
     """The job's game with bots at `seats` (seat by seat), its generator seeded from the seed,
-    the game, `label` and the number: the same figures whatever the processes."""
+    the game, `label` and the number (the same figures whatever the processes): how it ended,
+    and each level's decisions' wall times."""
     iterations = job.iterations
     budget = None if iterations is None else (lambda: Iterations(iterations))
     seconds: dict[str, list[float]] = defaultdict(list)
@@ -59,11 +52,13 @@ def play(job: Job, seats: Sequence[str], label: str) -> Played:
         started = time.perf_counter()
         step = next(decisions, None)
         if step is None:
-            return Played(table, ended, dict(seconds))
+            break
         if step.seat is not None:
             seconds[seats[step.seat]].append(time.perf_counter() - started)
-        table = step.table
         ended = next((e for e in step.events if isinstance(e, GameEnded)), ended)
+    if ended is None:
+        raise RuntimeError(f"{job.game} game {job.number} ended without GameEnded")
+    return ended, dict(seconds)
 
 
 def jobs_of(s: Settings, game: str, levels: tuple[str, ...]) -> list[Job]:

@@ -12,17 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from bench.bot_strength.games import (
-    LEVELS,
-    SETTINGS,
-    Job,
-    decision_times,
-    descending,
-    grouped,
-    jobs_of,
-    play,
-    run_jobs,
-)
+from bench.bot_strength import games
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from domain.games import GAME_TYPES
 from domain.tables.rated_games import RatedResult
@@ -46,13 +36,11 @@ def seating(lineup: Sequence[str], number: int) -> tuple[str, ...]:
     return orders[number % len(orders)]
 
 
-def play_game(job: Job) -> Record:
+def play_game(job: games.Job) -> Record:
     levels = seating(job.levels, job.number)
-    played = play(job, levels, ",".join(job.levels))
-    if played.ended is None:
-        raise RuntimeError(f"{job.game} game {job.number} ended without GameEnded")
-    ranks = GAME_TYPES[job.game].ranking(played.ended, len(levels))
-    return Record(job.game, job.number, levels, ranks, played.seconds)
+    ended, seconds = games.play(job, levels, ",".join(job.levels))
+    ranks = GAME_TYPES[job.game].ranking(ended, len(levels))
+    return Record(job.game, job.number, levels, ranks, seconds)
 
 
 def above_share(records: Sequence[Record], a: str, b: str) -> tuple[float, float, float]:
@@ -80,7 +68,7 @@ def ratings(records: Sequence[Record]) -> dict[str, Rating]:
 
 def report(records: Sequence[Record], lineup: Sequence[str]) -> Figures:
     figures: Figures = {}
-    for game, group in grouped(records, lambda r: r.game):
+    for game, group in games.grouped(records, lambda r: r.game):
         rated = ratings(group)
         shown = {level: rated[level] for level in lineup}
         figures[game] = {
@@ -93,8 +81,8 @@ def report(records: Sequence[Record], lineup: Sequence[str]) -> Figures:
                 level: [round(x, 2) for x in (r.display, r.mu, r.sigma)]
                 for level, r in shown.items()
             },
-            "ordered": descending([r.display for r in shown.values()]),
-            "decision_time": decision_times(r.seconds for r in group),
+            "ordered": games.descending([r.display for r in shown.values()]),
+            "decision_time": games.decision_times(r.seconds for r in group),
         }
     figures["ratings_in_lineup_order"] = all(f["ordered"] for f in figures.values())
     return figures
@@ -109,8 +97,8 @@ def run(context: Context, s: Settings) -> Figures:
         if missing or not game_type.min_players <= len(lineup) <= game_type.max_players:
             skipped.append(game)
         else:
-            jobs += jobs_of(s, game, lineup)
-    records = run_jobs("lineups", play_game, jobs, s["processes"])
+            jobs += games.jobs_of(s, game, lineup)
+    records = games.run_jobs("lineups", play_game, jobs, s["processes"])
     return report(records, lineup) | {"skipped": skipped}
 
 
@@ -118,7 +106,7 @@ BENCHMARK = Benchmark(
     name="lineups",
     about="one seat of each bot level at every table, pure domain: who finishes above whom",
     run=run,
-    settings=SETTINGS | {"games": (200, 2), "lineup": list(LEVELS)},
+    settings=games.SETTINGS | {"games": (200, 2), "lineup": list(games.LEVELS)},
     goals=[
         Goal("ratings_in_lineup_order", "==", True, about="the displayed ratings in the lineup's "
             "order (strong > basic > random) in every game"),

@@ -15,7 +15,7 @@ import json
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,31 +42,23 @@ class GameRecord:
     share_a: float  # A's part of the win: 1/k if A is one of k winners, else 0
     lost_a: bool
     lost_b: int  # how many B seats lost
-    seconds: dict[str, list[float]] = field(default_factory=dict)  # level -> each decision
+    seconds: dict[str, list[float]]  # level -> each of its decisions' time
 
 
 def play_game(job: Job) -> GameRecord:
     """One game: A's seat and the player count follow from the game's number."""
     game_type = GAME_TYPES[job.game]
     level_a, level_b = job.levels
-    counts = list(range(game_type.min_players, game_type.max_players + 1))
+    counts = range(game_type.min_players, game_type.max_players + 1)
     players = counts[job.number % len(counts)]
     seat_a = (job.number // len(counts)) % players
-    levels = [level_b] * players
-    levels[seat_a] = level_a
     pairing = ":".join(job.levels)
-    played = play(job, levels, pairing)
-    result = game_type.view(played.table.game, None)["result"]
-    winners, losers = result["winners"], result["losers"]
+    seats = [level_a if seat == seat_a else level_b for seat in range(players)]
+    ended, seconds = play(job, seats, pairing)
+    share_a = 1 / len(ended.winners) if seat_a in ended.winners else 0.0
+    lost_b = sum(1 for seat in ended.losers if seat != seat_a)
     return GameRecord(
-        game=job.game,
-        pairing=pairing,
-        players=players,
-        seat_a=seat_a,
-        share_a=1 / len(winners) if seat_a in winners else 0.0,
-        lost_a=seat_a in losers,
-        lost_b=sum(1 for seat in losers if seat != seat_a),
-        seconds=played.seconds,
+        job.game, pairing, players, seat_a, share_a, seat_a in ended.losers, lost_b, seconds
     )
 
 
