@@ -56,10 +56,9 @@ def play_game(job: Job) -> GameRecord:
     seats = [level_a if seat == seat_a else level_b for seat in range(players)]
     ended, seconds = play(job, seats, pairing)
     share_a = 1 / len(ended.winners) if seat_a in ended.winners else 0.0
+    lost_a = seat_a in ended.losers
     lost_b = sum(1 for seat in ended.losers if seat != seat_a)
-    return GameRecord(
-        job.game, pairing, players, seat_a, share_a, seat_a in ended.losers, lost_b, seconds
-    )
+    return GameRecord(job.game, pairing, players, seat_a, share_a, lost_a, lost_b, seconds)
 
 
 def bootstrap_interval(records: Sequence[GameRecord], rng: random.Random) -> tuple[float, float]:
