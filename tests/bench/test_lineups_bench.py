@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from bench.bot_strength.lineups import Job, Record, above_share, play_game, ratings, seating
+from bench.bot_strength.games import Job
+from bench.bot_strength.lineups import Record, above_share, play_game, ratings, seating
 
 
 def test_the_levels_take_every_order_round_the_table_in_turn():

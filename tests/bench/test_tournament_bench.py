@@ -8,15 +8,8 @@ import json
 
 import pytest
 
-from bench.bot_strength.tournament import (
-    BENCHMARK,
-    Job,
-    merged_runs,
-    plan,
-    play_game,
-    report,
-    summarize,
-)
+from bench.bot_strength.games import Job
+from bench.bot_strength.tournament import BENCHMARK, merged_runs, plan, play_game, report, summarize
 from bench.support.benchmark import Context
 from domain.games import GAME_TYPES
 
@@ -26,7 +19,7 @@ GAMES = 6
 @pytest.fixture(scope="module")
 def records():
     return [
-        play_game(Job(game, "basic", "random", number, seed=3))
+        play_game(Job(game, ("basic", "random"), number, seed=3))
         for game in sorted(GAME_TYPES)
         for number in range(GAMES)
     ]
@@ -72,7 +65,7 @@ def test_a_level_a_game_does_not_have_is_skipped_not_played():
 
 
 def test_the_same_seed_plays_the_same_game():
-    job = Job("trick_and_snipers", "basic", "random", 4, seed=9)
+    job = Job("trick_and_snipers", ("basic", "random"), 4, seed=9)
     first, again = play_game(job), play_game(job)
     assert (first.share_a, first.lost_b, first.seat_a) == (
         again.share_a,
@@ -88,7 +81,7 @@ def test_runs_saved_apart_chart_together_the_later_row_replacing_the_earlier(rec
     newer = dict(figures["results"][0], ratio=9.0, ratio_low=8.0, ratio_high=10.0)
     second.write_text(json.dumps({"results": [newer], "settings": {"iterations": 2000}}))
 
-    merged = merged_runs([first, second])["results"]
+    merged = merged_runs([first, second])
 
     assert len(merged) == len(figures["results"])
     replaced = [r for r in merged if r["game"] == newer["game"]]
