@@ -46,11 +46,7 @@ def create_app(
     )
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # as Cardroom's provider
-    views = views or {}
-
-    def sample(kind: str | None) -> dict[str, Any] | None:
-        """The recorded bodies of a game type, {} for the plain floor, None for no such type."""
-        return {} if kind is None else views.get(kind)
+    bodies_of = {"": {}, **(views or {})}  # by game type; the plain floor's are its own
 
     @app.get("/readyz")
     def ready() -> Response:  # bench/support/service.py's readiness check, as Cardroom's
@@ -58,7 +54,7 @@ def create_app(
 
     @app.post("/games")
     @app.post("/views/<kind>/games")
-    def create_game(kind: str | None = None) -> tuple[Response, int]:
+    def create_game(kind: str = "") -> tuple[Response, int]:
         game = uuid.uuid4()
         with pool.connection() as conn:
             conn.execute("INSERT INTO bench_floor_games (id, version) VALUES (%s, 0)", (game,))
@@ -66,21 +62,21 @@ def create_app(
 
     @app.get("/games/<uuid:game>")
     @app.get("/views/<kind>/games/<uuid:game>")
-    def show_game(game: uuid.UUID, kind: str | None = None) -> Response | tuple[Response, int]:
+    def show_game(game: uuid.UUID, kind: str = "") -> Response | tuple[Response, int]:
         with pool.connection() as conn:
             row = conn.execute(
                 "SELECT version FROM bench_floor_games WHERE id = %s", (game,)
             ).fetchone()
-        bodies = sample(kind)
+        bodies = bodies_of.get(kind)
         if row is None or bodies is None:
             return jsonify({"title": "no such game"}), 404
         return jsonify({**bodies.get("view", {}), "id": str(game), "version": row[0]})
 
     @app.post("/games/<uuid:game>/actions")
     @app.post("/views/<kind>/games/<uuid:game>/actions")
-    def act(game: uuid.UUID, kind: str | None = None) -> tuple[Response, int]:
+    def act(game: uuid.UUID, kind: str = "") -> tuple[Response, int]:
         action = request.get_json()
-        bodies = sample(kind)
+        bodies = bodies_of.get(kind)
         if bodies is None:
             return jsonify({"title": "no such game"}), 404
         with pool.connection() as conn, conn.transaction():

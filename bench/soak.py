@@ -25,7 +25,7 @@ import redis
 import requests
 from rq import Queue
 
-from bench.stream import load_average, log_findings
+from bench.stream import load_average, log_findings, table_paths
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.paced_play import BadAnswer, Failure, PacedPlay, Table, Timed, posts_between
 from bench.support.players import Api
@@ -52,21 +52,8 @@ class SoakPlay(PacedPlay):
         self.statuses: Counter[int] = Counter()
         self.exceptions: Counter[str] = Counter()  # requests that got no answer
         self.created: Counter[str] = Counter()  # games created, by "type/humans|bots"
-        self._streams: list[str] = []  # paths not yet handed to the reader
         self._lock = threading.Lock()
         self._serial = 0
-
-    def errors(self) -> int:
-        """Answers >= 400 other than a stale view, and requests with no answer."""
-        with self._lock:
-            bad = sum(n for code, n in self.statuses.items() if code >= 400 and code not in STALE)
-            return bad + sum(self.exceptions.values())
-
-    def take_streams(self) -> list[str]:
-        """The stream paths of the tables created since the last call."""
-        with self._lock:
-            paths, self._streams = self._streams, []
-        return paths
 
     def _new_table(self, api: Api, index: int) -> Table:
         with self._lock:
@@ -89,12 +76,7 @@ class SoakPlay(PacedPlay):
             raise BadAnswer(f"POST /games: {response.status_code}")
         game = response.json()
         self.created[f"{game_type}/{'bots' if with_bots else 'humans'}"] += 1
-        table = Table(game["id"], {t["seat"]: t["token"] for t in game["tokens"]}, game, rng)
-        base = f"/games/{table.id}/events/stream?after={game['version']}"
-        paths = [f"{base}&access_token={token}" for token in table.tokens.values()]
-        with self._lock:
-            self._streams += paths + [base] * self.s["spectators"]
-        return table
+        return Table(game["id"], {t["seat"]: t["token"] for t in game["tokens"]}, game, rng)
 
     def _step(self, api: Api, index: int) -> None:
         """One action (or look); the table's next is a human-ish pause later (half to one and a
@@ -199,15 +181,22 @@ class Soak:
         say(f"[soak] creating {self.s['games']} games")
         self.play.create_tables(self.s["games"])
         reader = ReaderProcess(self.play.url)
-        final: Status | None = None
+
+        def streams(table: Table) -> list[str]:  # its human seats' and `spectators` more
+            return table_paths(table, len(table.tokens) + self.s["spectators"])
+
+        def reopen(table: Table) -> None:  # a game that ends takes its streams with it
+            reader.open(streams(table), OPEN_CONCURRENCY, ended=table.replaces)
+
+        self.play.on_replace = reopen
         try:
-            reader.open(self.play.take_streams(), OPEN_CONCURRENCY)
+            reader.open([p for table in self.play.tables for p in streams(table)], OPEN_CONCURRENCY)
             self.play.start()
             self.start = time.time()
             self.rss["start"] = self.rss_now()
             self.loop(reader)
             self.rss["end"] = self.rss_now()
-            self.rss.setdefault("after 1 min", self.rss["end"])
+            self.rss["after 1 min"] = (self.rss_by_minute or [self.rss["end"]])[0]
         finally:
             self.end = time.time()
             self.play.stop()
@@ -220,19 +209,16 @@ class Soak:
         next_line = self.start + PROGRESS_EVERY
         posts_then = 0
         while (now := time.time()) < deadline:
-            if new := self.play.take_streams():
-                reader.open(new, OPEN_CONCURRENCY)
             status = reader.status()
             sample = self.sample()
             if self.service and now >= self.start + 60 * (len(self.rss_by_minute) + 1):
                 self.rss_by_minute.append(self.rss_now())
-                self.rss.setdefault("after 1 min", self.rss_by_minute[0])
             if now >= next_line:
                 posts = len(self.play.log.posts)
                 say(
                     f"[soak] {now - self.start:4.0f}/{deadline - self.start:.0f} s"
                     f"  actions/s {(posts - posts_then) / PROGRESS_EVERY:5.1f}"
-                    f"  errors {self.play.errors() + sum(status.failed.values())}"
+                    f"  errors {len(self.play.log.failures) + sum(status.failed.values())}"
                     f"  outbox {sample.outbox_rows} rows, lag {sample.outbox_lag} s"
                     f"  rq {sample.rq_depth}  streams {status.open_now}"
                     f"  games replaced {self.play.log.replaced}"
@@ -255,7 +241,7 @@ class Soak:
         self.samples.append(Sample(time.time(), lag, rows, depth))
         return self.samples[-1]
 
-    def figures(self, final: Status | None) -> dict[str, Any]:
+    def figures(self, final: Status) -> dict[str, Any]:
         start, end, log = self.start, self.end, self.play.log
         first, last = (start, start + 60), (max(start, end - 60), end)
         minutes = minutes_of(start, end)
@@ -286,17 +272,14 @@ class Soak:
             "outbox_samples": len(self.samples),
             "outbox_unread_samples": sum(1 for s in self.samples if s.outbox_lag is None),
             "load_avg_end": load_average(),
+            "streams_opened": final.opened,
+            "streams_ended_by_server": final.ended,  # their game ended
+            "events_delivered": final.events,
         }
-        if final is not None:
-            arrivals = list(zip(final.arrivals, final.lags, strict=True))
-            figures |= {
-                "streams_opened": final.opened,
-                "streams_ended_by_server": final.ended,  # their game ended
-                "events_delivered": final.events,
-            }
-            for name, (low, high) in (("first", first), ("last", last)):
-                delivery = [lag for at, lag in arrivals if low <= at < high]
-                figures |= ms_percentiles(f"{name}_minute_delivery", delivery, 99)
+        arrivals = list(zip(final.arrivals, final.lags, strict=True))
+        for name, (low, high) in (("first", first), ("last", last)):
+            delivery = [lag for at, lag in arrivals if low <= at < high]
+            figures |= ms_percentiles(f"{name}_minute_delivery", delivery, 99)
         if self.service is not None:
             figures |= log_findings(self.service.log_path, self.s["keep_log"])
         return figures
@@ -333,7 +316,7 @@ def spread(values: Sequence[float | None]) -> str:
     return "/".join(f"{v:g}" for v in (min(read), statistics.median(read), max(read)))
 
 
-def errors_by_status(play: SoakPlay, final: Status | None) -> dict[str, int]:
+def errors_by_status(play: SoakPlay, final: Status) -> dict[str, int]:
     """API answers >= 400 (stale views apart), requests with no answer, refused streams."""
     errors: Counter[str] = Counter(play.exceptions)
     for code, n in play.statuses.items():
@@ -342,9 +325,8 @@ def errors_by_status(play: SoakPlay, final: Status | None) -> dict[str, int]:
     for failure in play.log.failures:
         if failure.what.startswith("probe"):
             errors[failure.what] += 1
-    if final is not None:
-        for what, n in (final.refusals + final.failed).items():
-            errors[f"stream {what}"] += n
+    for what, n in (final.refusals + final.failed).items():
+        errors[f"stream {what}"] += n
     return dict(sorted(errors.items()))
 
 
