@@ -1,18 +1,11 @@
 """A floor for the action path: Cardroom's actions/s against the least an action can cost.
 
-Beside the runner's service, on the same Postgres, the floor (bench/floor_app.py: per POST,
-lock one row and append one event) is served by gunicorn with Cardroom's own settings. The
-same keep-alive clients drive each side in turn (`clients` threads, `actions` actions each per
-round after `warmup` more, an action being a GET and then the POST):
-  floor              GET the row, POST an action;
-  floor[GAME]        the floor answering with the bytes Cardroom sends for GAME (a view and
-                     an answer recorded from a Cardroom game first, the pair nearest the mean
-                     size), parsed by the client as Cardroom's are: Cardroom/floor[GAME] is
-                     what Cardroom costs beyond the bodies it must send (no goal);
-  trick_and_snipers  four-human games played as the actions bench plays them, a new game when
-  st_patrick         one ends (the games' creation and polls counted apart).
-Per side: actions/s, POST p50/p99, and the CPU per action of its server (its gunicorn
-processes, the RQ worker for Cardroom), of Postgres and of the client."""
+The floor (bench/floor_app.py: per POST, lock one row and append one event) is served by
+gunicorn with Cardroom's settings, on its Postgres. The same keep-alive clients drive each side
+in turn (an action is a GET, then the POST): `floor`; `floor[GAME]`, the floor answering with
+the bytes Cardroom sends for GAME, parsed as Cardroom's are (Cardroom / floor[GAME] is what it
+costs beyond the bodies it must send: no goal); and Cardroom's own four-human games. Per side:
+actions/s, POST p50/p99, the CPU per action of its server, of Postgres and of the client."""
 
 from __future__ import annotations
 
@@ -22,16 +15,12 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import psutil
-import psycopg
-
-from bench.floor_app import SCHEMA
+from bench.floor_app import create_schema
 from bench.support import server_procs
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.players import Api, BenchError, TablePlayer, Tally, expect
@@ -44,44 +33,27 @@ from events.operations.settings import load_settings
 FLOOR = "floor"
 GAMES = ("trick_and_snipers", "st_patrick")
 SAMPLE_ACTIONS = 60  # actions of one game whose bodies the floor[GAME] sides choose from
-SEATS = 4
-
-
-def floor_with(game: str) -> str:
-    """The side of the floor that answers with the bodies Cardroom sends for `game`."""
-    return f"{FLOOR}[{game}]"
-
-
 # The floor's sides, each with the game whose bodies it answers with (None: its own, small).
-FLOOR_SIDES: dict[str, str | None] = {FLOOR: None, **{floor_with(g): g for g in GAMES}}
+FLOOR_SIDES: dict[str, str | None] = {FLOOR: None} | {f"{FLOOR}[{g}]": g for g in GAMES}
+# What serves a side: the floor's gunicorn, or Cardroom's API, RQ worker and Pushpin.
+FLOOR_PROCESSES = ("bench.floor_app",)
+CARDROOM_PROCESSES = ("api.server.wsgi:app", "-m workers", "pushpin", "condure", "zurl")
+CPU = ("server", "postgres", "server_and_postgres", "client", "machine")
+
+Bodies = tuple[dict[str, Any], dict[str, Any]]
 
 
-# --- the floor server ------------------------------------------------------------------------
-
-
-def create_floor_schema(database_url: str) -> None:
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        for statement in SCHEMA:
-            conn.execute(statement)
-
-
-@contextmanager
-def floor_server(service: Service, views_file: Path) -> Iterator[Server]:
+def floor_server(service: Service, views_file: Path) -> AbstractContextManager[Server]:
     """The floor app under gunicorn with Cardroom's config file, on Cardroom's Postgres, with
     the bodies in `views_file` for its floor[GAME] sides."""
     assert service.database_url
-    create_floor_schema(service.database_url)
+    create_schema(service.database_url)
     port = free_port()
     env = dict(os.environ, DATABASE_URL=service.database_url, PYTHONUNBUFFERED="1",
                FLOOR_VIEWS_FILE=str(views_file))  # fmt: skip
     command = [sys.executable, "-m", "gunicorn", "bench.floor_app:from_environment()",
                "-c", "python:api.server.gunicorn_conf", "-b", f"127.0.0.1:{port}"]  # fmt: skip
-    log_path = str(Path(service.data_dir or "/tmp") / "floor.log")
-    with serving(command, port, env, log_path=log_path) as server:
-        yield server
-
-
-# --- the bodies Cardroom sends ---------------------------------------------------------------
+    return serving(command, port, env, log_path=str(Path(service.data_dir or "/tmp") / "floor.log"))
 
 
 def record_bodies(url: str, game: str, rng: random.Random) -> dict[str, Any]:
@@ -99,17 +71,11 @@ def record_bodies(url: str, game: str, rng: random.Random) -> dict[str, Any]:
     return {"view": view, "answer": answer}
 
 
-Bodies = tuple[dict[str, Any], dict[str, Any]]
-
-
 def nearest_mean_size(pairs: list[Bodies]) -> Bodies:
     """The pair of bodies whose JSON is nearest the mean size of all the pairs'."""
     sizes = [sum(len(json.dumps(body)) for body in pair) for pair in pairs]
     mean = sum(sizes) / len(sizes)
     return pairs[min(range(len(pairs)), key=lambda i: abs(sizes[i] - mean))]
-
-
-# --- players: one action = a GET and a POST --------------------------------------------------
 
 
 class FloorPlayer:
@@ -125,68 +91,54 @@ class FloorPlayer:
         self.game = response.json()["id"]
 
     def act(self, tally: Tally) -> None:
-        path = f"{self.prefix}/games/{self.game}"
-        response, _ = self.api.call("GET", path)
-        expect(response, 200)
-        if self.prefix:
-            response.json()
+        path = f"/games/{self.game}"
+        self._ask("GET", path, 200)
         action = {"type": "play", "card": {"suit": "red", "rank": self.rng.randint(1, 13)}}
-        response, seconds = self.api.call("POST", f"{path}/actions", json=action)
-        expect(response, 201)
-        if self.prefix:
-            response.json()
-        tally.posts.append(seconds)
+        tally.posts.append(self._ask("POST", f"{path}/actions", 201, json=action))
         tally.action_requests += 2
 
-
-# --- running one side ------------------------------------------------------------------------
+    def _ask(self, method: str, path: str, status: int, **kwargs: Any) -> float:
+        response, seconds = self.api.call(method, f"{self.prefix}{path}", **kwargs)
+        expect(response, status)
+        if self.prefix:
+            response.json()
+        return seconds
 
 
 @dataclass
 class SideRun:
-    side: str
     seconds: float
     tallies: list[Tally]
-    server_cpu: float  # s: the side's gunicorn (+ RQ worker) processes
-    postgres_cpu: float  # s: every backend of the shared Postgres
-    client_cpu: float  # s: this process
-    busy: float  # s: the whole machine (every CPU, every process)
+    cpu: dict[str, float]  # s, by CPU's names: the side's server, Postgres, this process, all
 
 
-Procs = Callable[[], list[psutil.Process]]
-
-
-def run_side(
-    side: str, url: str, s: Settings, round_no: int, server: Procs, postgres: Procs
-) -> SideRun:
-    """--clients threads: set up, --warmup actions, wait for all, then --actions counted."""
+def run_side(side: str, url: str, s: Settings, round_no: int, data_dir: str | None) -> SideRun:
+    """`clients` threads: set up, `warmup` actions, wait for all, then `actions` counted."""
     tallies = [Tally() for _ in range(s["clients"])]
     ready = threading.Barrier(s["clients"] + 1)
     go = threading.Event()
     errors: list[str] = []
 
-    def play(i: int) -> None:
-        rng = random.Random(f"{s['seed']}:{side}:{round_no}:{i}")
-        player: FloorPlayer | TablePlayer
-        if side in GAMES:
-            player = TablePlayer(Api(url, side), rng, s["policy"])
-        else:
-            player = FloorPlayer(Api(url, ""), rng, FLOOR_SIDES[side])
-        api = player.api
-        for _ in range(s["warmup"]):
-            player.act(Tally())
-        ready.wait()
-        go.wait()
-        for _ in range(s["actions"]):
-            player.act(tallies[i])
-        api.close()
-
     def client(i: int) -> None:
+        rng = random.Random(f"{s['seed']}:{side}:{round_no}:{i}")
+        api = Api(url, side)
         try:
-            play(i)
+            player: FloorPlayer | TablePlayer = (
+                TablePlayer(api, rng, s["policy"])
+                if side in GAMES
+                else FloorPlayer(api, rng, FLOOR_SIDES[side])
+            )
+            for _ in range(s["warmup"]):
+                player.act(Tally())
+            ready.wait()
+            go.wait()
+            for _ in range(s["actions"]):
+                player.act(tallies[i])
         except (BenchError, OSError, threading.BrokenBarrierError) as error:
             errors.append(f"{type(error).__name__}: {error}")
             ready.abort()  # the others, and the main thread, stop waiting for this one
+        finally:
+            api.close()
 
     threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(s["clients"])]
     for thread in threads:
@@ -195,9 +147,14 @@ def run_side(
         ready.wait()
     except threading.BrokenBarrierError:
         raise SystemExit(f"[{side}] a client failed: {errors[:1]}") from None
-    procs, pg = server(), postgres()
-    before = (server_procs.cpu_seconds(procs), server_procs.cpu_seconds(pg), own_cpu(),
-              server_procs.machine_busy_seconds())  # fmt: skip
+    markers = FLOOR_PROCESSES if side in FLOOR_SIDES else CARDROOM_PROCESSES
+    procs = {
+        "server": server_procs.app_processes(markers=markers),
+        "postgres": server_procs.postgres_processes(data_dir),
+    }
+    before = {name: server_procs.cpu_seconds(found) for name, found in procs.items()}
+    client_cpu = time.process_time()
+    busy = server_procs.machine_busy_seconds()
     started = time.perf_counter()
 
     def render(elapsed: float) -> str:
@@ -211,54 +168,36 @@ def run_side(
     seconds = time.perf_counter() - started
     if errors:  # a server that failed mid-run (see the service's log) gives no figure
         raise SystemExit(f"[{side}] {len(errors)} clients failed, first: {errors[0]}")
-    return SideRun(
-        side,
-        seconds,
-        tallies,
-        server_procs.cpu_used(before[0], server_procs.cpu_seconds(procs)),
-        server_procs.cpu_used(before[1], server_procs.cpu_seconds(pg)),
-        own_cpu() - before[2],
-        server_procs.machine_busy_seconds() - before[3],
-    )
-
-
-def own_cpu() -> float:
-    times = psutil.Process().cpu_times()
-    return float(times.user + times.system)
-
-
-# --- figures ---------------------------------------------------------------------------------
+    cpu = {
+        name: server_procs.cpu_used(before[name], server_procs.cpu_seconds(found))
+        for name, found in procs.items()
+    }
+    cpu["server_and_postgres"] = cpu["server"] + cpu["postgres"]
+    cpu["client"] = time.process_time() - client_cpu
+    cpu["machine"] = server_procs.machine_busy_seconds() - busy
+    return SideRun(seconds, tallies, cpu)
 
 
 def side_figures(runs: list[SideRun]) -> dict[str, Any]:
     """Totals over the rounds of one side."""
     posts = [p for run in runs for t in run.tallies for p in t.posts]
     seconds = sum(run.seconds for run in runs)
-    actions = len(posts)
-
-    def per_action(cpu: float) -> float:
-        return round(1000 * cpu / max(1, actions), 2)
-
-    server = sum(run.server_cpu for run in runs)
-    postgres = sum(run.postgres_cpu for run in runs)
+    cpu = {name: sum(run.cpu[name] for run in runs) for name in CPU}
     return {
-        "actions": actions,
+        "actions": len(posts),
         "seconds": round(seconds, 2),
-        "actions_per_s": round(actions / seconds, 1),
+        "actions_per_s": round(len(posts) / seconds, 1),
         "actions_per_s_by_round": [
-            round(len([p for t in r.tallies for p in t.posts]) / r.seconds, 1) for r in runs
-        ],  # fmt: skip
+            round(sum(len(t.posts) for t in run.tallies) / run.seconds, 1) for run in runs
+        ],
         "action_requests": sum(t.action_requests for run in runs for t in run.tallies),
         "other_requests": sum(t.other_requests for run in runs for t in run.tallies),
         **ms_percentiles("post", posts, 50, 99),
-        "cpu_ms_per_action_server": per_action(server),
-        "cpu_ms_per_action_postgres": per_action(postgres),
-        "cpu_ms_per_action_server_and_postgres": per_action(server + postgres),
-        "cpu_ms_per_action_client": per_action(sum(run.client_cpu for run in runs)),
-        "cpu_ms_per_action_machine": per_action(sum(run.busy for run in runs)),
-        "machine_busy_pct": round(
-            100 * sum(run.busy for run in runs) / (seconds * (os.cpu_count() or 1)), 1
-        ),
+        **{
+            f"cpu_ms_per_action_{k}": round(1000 * v / max(1, len(posts)), 2)
+            for k, v in cpu.items()
+        },
+        "machine_busy_pct": round(100 * cpu["machine"] / (seconds * (os.cpu_count() or 1)), 1),
     }
 
 
@@ -272,27 +211,14 @@ def print_log_tail(path: str | None, lines: int = 15) -> None:
 
 def run(context: Context, s: Settings) -> Figures:
     service = context.require_service()
-    views_file = Path(service.data_dir or "/tmp") / "floor_views.json"
     views = {g: record_bodies(service.url, g, random.Random(s["seed"])) for g in GAMES}
+    views_file = Path(service.data_dir or "/tmp") / "floor_views.json"
     views_file.write_text(json.dumps(views))
 
-    def cardroom_procs() -> list[psutil.Process]:
-        markers = ("api.server.wsgi:app", "-m workers", "pushpin", "condure", "zurl")
-        return server_procs.app_processes(markers=markers)
-
-    def postgres() -> list[psutil.Process]:
-        return server_procs.postgres_processes(service.data_dir)
+    def side(name: str, url: str, round_no: int) -> SideRun:
+        return run_side(name, url, s, round_no, service.data_dir)
 
     with floor_server(service, views_file) as floor:
-        master = psutil.Process(floor.process.pid)
-
-        def floor_procs() -> list[psutil.Process]:
-            return [master, *master.children(recursive=True)]
-
-        def side(name: str, url: str, round_no: int) -> SideRun:
-            procs = floor_procs if name in FLOOR_SIDES else cardroom_procs
-            return run_side(name, url, s, round_no, procs, postgres)
-
         urls = {name: floor.url for name in FLOOR_SIDES} | {g: service.url for g in GAMES}
         try:
             runs = alternate(urls, s["rounds"], side)
@@ -304,10 +230,11 @@ def run(context: Context, s: Settings) -> Figures:
     for game in GAMES:
         rate = sides[game]["actions_per_s"]
         figures[f"ratio_{game}_to_floor"] = round(rate / sides[FLOOR]["actions_per_s"], 3)
-        viewed = sides[floor_with(game)]["actions_per_s"]
+        viewed = sides[f"{FLOOR}[{game}]"]["actions_per_s"]
         figures[f"ratio_{game}_to_floor_with_its_bodies"] = round(rate / viewed, 3)
-        body = {part: len(json.dumps(b)) for part, b in views[game].items()}
-        figures[f"body_bytes_{game}"] = body
+        figures[f"body_bytes_{game}"] = {
+            part: len(json.dumps(b)) for part, b in views[game].items()
+        }
     return figures | {"sides": sides}
 
 

@@ -1,19 +1,10 @@
 """The floor of bench/floor.py: about the least an action can cost through HTTP here.
 
-A Flask app whose POST locks one row and appends one event in a transaction (psycopg 3 pool in
-autocommit mode, as Cardroom's), and whose GET reads that row: the same round trips as a
-Cardroom action (BEGIN, lock, one append statement, COMMIT) with none of its Python work.
-bench/floor.py serves it with Cardroom's own gunicorn settings:
-
-    DATABASE_URL=... python -m gunicorn 'bench.floor_app:from_environment()' \
-        -c python:api.server.gunicorn_conf -b ...
-
-With FLOOR_VIEWS_FILE (JSON: per game type, a Cardroom `view` from GET /games/{id} and the
-`answer` of a POST action), `/views/<game type>/games/...` answers as the floor does, but with
-those bodies: the same bytes Cardroom sends, encoded per request, with none of the work that
-makes them.
-
-Each gunicorn worker builds the app (after gevent has monkey-patched), never the master.
+A Flask app whose POST locks one row and appends one event in a transaction (a psycopg 3 pool
+in autocommit mode, as Cardroom's) and whose GET reads that row: a Cardroom action's round
+trips with none of its Python work. With FLOOR_VIEWS_FILE (per game type, a Cardroom `view` and
+`answer`), `/views/<game type>/games/...` answers the same with those bodies. gunicorn loads
+`bench.floor_app:from_environment()`, so each worker (not the master) builds the app.
 """
 
 from __future__ import annotations
@@ -24,6 +15,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from flask import Flask, Response, jsonify, request
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
@@ -40,6 +32,12 @@ APPEND = (
 )
 
 
+def create_schema(database_url: str) -> None:
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        for statement in SCHEMA:
+            conn.execute(statement)
+
+
 def create_app(
     database_url: str, pool_size: int, views: dict[str, dict[str, Any]] | None = None
 ) -> Flask:
@@ -48,11 +46,7 @@ def create_app(
     )
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # as Cardroom's provider
-    views = views or {}
-
-    def sample(kind: str | None) -> dict[str, Any] | None:
-        """The recorded bodies of a game type, {} for the plain floor, None for no such type."""
-        return {} if kind is None else views.get(kind)
+    bodies_of = {"": {}, **(views or {})}  # by game type; the plain floor's are its own
 
     @app.get("/readyz")
     def ready() -> Response:  # bench/support/service.py's readiness check, as Cardroom's
@@ -60,7 +54,7 @@ def create_app(
 
     @app.post("/games")
     @app.post("/views/<kind>/games")
-    def create_game(kind: str | None = None) -> tuple[Response, int]:
+    def create_game(kind: str = "") -> tuple[Response, int]:
         game = uuid.uuid4()
         with pool.connection() as conn:
             conn.execute("INSERT INTO bench_floor_games (id, version) VALUES (%s, 0)", (game,))
@@ -68,21 +62,21 @@ def create_app(
 
     @app.get("/games/<uuid:game>")
     @app.get("/views/<kind>/games/<uuid:game>")
-    def show_game(game: uuid.UUID, kind: str | None = None) -> Response | tuple[Response, int]:
+    def show_game(game: uuid.UUID, kind: str = "") -> Response | tuple[Response, int]:
         with pool.connection() as conn:
             row = conn.execute(
                 "SELECT version FROM bench_floor_games WHERE id = %s", (game,)
             ).fetchone()
-        bodies = sample(kind)
+        bodies = bodies_of.get(kind)
         if row is None or bodies is None:
             return jsonify({"title": "no such game"}), 404
         return jsonify({**bodies.get("view", {}), "id": str(game), "version": row[0]})
 
     @app.post("/games/<uuid:game>/actions")
     @app.post("/views/<kind>/games/<uuid:game>/actions")
-    def act(game: uuid.UUID, kind: str | None = None) -> tuple[Response, int]:
+    def act(game: uuid.UUID, kind: str = "") -> tuple[Response, int]:
         action = request.get_json()
-        bodies = sample(kind)
+        bodies = bodies_of.get(kind)
         if bodies is None:
             return jsonify({"title": "no such game"}), 404
         with pool.connection() as conn, conn.transaction():
@@ -99,8 +93,7 @@ def create_app(
 
 
 def from_environment() -> Flask:
-    """The app gunicorn serves (`bench.floor_app:from_environment()`), so that importing this
-    module, for SCHEMA or in a test, opens no pool."""
+    """The app gunicorn serves: importing this module (a test does) opens no pool."""
     views_file = os.environ.get("FLOOR_VIEWS_FILE")
     views = json.loads(Path(views_file).read_text()) if views_file else None
     return create_app(os.environ["DATABASE_URL"], int(os.environ.get("DB_POOL_SIZE") or 10), views)

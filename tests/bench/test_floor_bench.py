@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench.floor import create_floor_schema, nearest_mean_size
-from bench.floor_app import create_app
+from bench.floor import nearest_mean_size
+from bench.floor_app import create_app, create_schema
 
 VIEWS = {
     "st_patrick": {
@@ -18,7 +18,7 @@ VIEWS = {
 
 @pytest.fixture()
 def floor(empty_database_url):
-    create_floor_schema(empty_database_url)
+    create_schema(empty_database_url)
     return create_app(empty_database_url, 2, VIEWS).test_client()
 
 
