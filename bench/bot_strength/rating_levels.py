@@ -149,7 +149,7 @@ class TypeTournament:
         """Acts for as long as the game waits for the seat; whether the game is over."""
         bot = GAME_TYPES[self.game_type].bots[player.level]
         while True:
-            view = api.state(game_id, player.key)
+            view = api.json("GET", f"/games/{game_id}", player.key)
             if view["status"] == "finished":
                 return True
             if seat not in view["to_act"] or not view["you"]["legal_actions"]:
