@@ -29,6 +29,21 @@ def ms(seconds: float) -> float:
     return seconds * 1000.0
 
 
+def timed(call: Callable[[], object]) -> float:
+    """The seconds `call()` took."""
+    started = time.perf_counter()
+    call()
+    return time.perf_counter() - started
+
+
+def mean_seconds(call: Callable[[int], object], count: int) -> float:
+    """The mean seconds of `call(i)` for each i below `count`, timed together."""
+    started = time.perf_counter()
+    for i in range(count):
+        call(i)
+    return (time.perf_counter() - started) / count
+
+
 class Counter:
     """A thread-safe counter of events, for progress lines and rates."""
 
@@ -76,6 +91,26 @@ class Progress:
         else:
             sys.stderr.write(line + "\n")
         sys.stderr.flush()
+
+
+def wait_until(
+    check: Callable[[], bool],
+    within: float,
+    poll: float = 0.1,
+    waiting: Callable[[], str] | None = None,
+) -> bool:
+    """Whether `check()` came to hold within `within` s (asked every `poll` s); `waiting`, if
+    given, says every 5 s what is awaited."""
+    started = said = time.monotonic()
+    while not check():
+        now = time.monotonic()
+        if now > started + within:
+            return False
+        if waiting is not None and now - said >= 5:
+            said = now
+            print(f"{waiting()}, {now - started:.0f} s", file=sys.stderr, flush=True)
+        time.sleep(poll)
+    return True
 
 
 def in_threads(target: Callable[..., object], shares: Iterable[tuple[object, ...]]) -> None:
