@@ -1,14 +1,10 @@
 """An audit flood from one address while another client reads: does the flood slow the others?
-The service runs with its rate limits on, at their defaults. A long St Patrick game is written
-to the store twice, signed with the service's key: whole (finished) and cut short (live). Then,
-one phase after another: the other client alone (quiet); `connections` keep-alive connections
-from 127.0.0.2 asking for the finished game's audit as fast as they are answered (finished);
-the same against the live game (live). Meanwhile the other client, from 127.0.0.1, reads a game
-(`GET /games/{id}`) every 50 ms."""
+With the rate limits on at their defaults, another client (127.0.0.1) reads a game every 50 ms:
+alone, then while `connections` keep-alive connections from 127.0.0.2 ask as fast as answered
+for the audit of a long St Patrick game written to the store, finished, then live (cut short)."""
 
 from __future__ import annotations
 
-import statistics
 import threading
 import time
 from collections import Counter
@@ -18,7 +14,7 @@ import requests
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.games import long_st_patrick_game, store_game
 from bench.support.players import Api
-from bench.support.stats import ms, percentile
+from bench.support.stats import ms_percentiles
 
 FLOODER, READER = "127.0.0.2", "127.0.0.1"
 READ_EVERY = 0.05
@@ -49,8 +45,7 @@ def phase(url: str, name: str, read: str, flooded: str | None, s: Settings) -> F
     stop.set()
     for thread in threads:
         thread.join(timeout=35)
-    figures = {f"{name}_reads": len(times), f"{name}_read_p50_ms": ms(statistics.median(times)),
-               f"{name}_read_p95_ms": ms(percentile(times, 95))}  # fmt: skip
+    figures = {f"{name}_reads": len(times), **ms_percentiles(f"{name}_read", times, 50, 95)}
     if flooded:
         total = sum(statuses.values())
         figures |= {f"{name}_flood_per_s": total / s["seconds"],
