@@ -8,19 +8,20 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from functools import partial
 
 import requests
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.games import long_st_patrick_game, store_game
 from bench.support.players import Api
-from bench.support.stats import ms_percentiles
+from bench.support.stats import in_background, ms_percentiles
 
 FLOODER, READER = "127.0.0.2", "127.0.0.1"
 READ_EVERY = 0.05
 
 
-def flood(url: str, path: str, stop: threading.Event, statuses: Counter[int]) -> None:
+def flood(url: str, path: str, statuses: Counter[int], stop: threading.Event) -> None:
     api = Api(url, source=FLOODER)
     while not stop.is_set():
         try:
@@ -30,21 +31,16 @@ def flood(url: str, path: str, stop: threading.Event, statuses: Counter[int]) ->
 
 
 def phase(url: str, name: str, read: str, flooded: str | None, s: Settings) -> Figures:
-    stop, statuses = threading.Event(), Counter[int]()
-    threads = [threading.Thread(target=flood, args=(url, flooded, stop, statuses), daemon=True)
-               for _ in range(s["connections"] if flooded else 0)]  # fmt: skip
-    for thread in threads:
-        thread.start()
+    statuses = Counter[int]()
+    flooders = [partial(flood, url, flooded, statuses)] * s["connections"] if flooded else []
     reader, times = Api(url, source=READER), []
-    deadline = time.monotonic() + s["seconds"]
-    while time.monotonic() < deadline:
-        response, took = reader.call("GET", read)
-        assert response.status_code == 200, f"the other client's read got {response.status_code}"
-        times.append(took)
-        time.sleep(max(0.0, READ_EVERY - took))
-    stop.set()
-    for thread in threads:
-        thread.join(timeout=35)
+    with in_background(flooders):
+        deadline = time.monotonic() + s["seconds"]
+        while time.monotonic() < deadline:
+            response, took = reader.call("GET", read)
+            assert response.status_code == 200, f"another client's read got {response.status_code}"
+            times.append(took)
+            time.sleep(max(0.0, READ_EVERY - took))
     figures = {f"{name}_reads": len(times), **ms_percentiles(f"{name}_read", times, 50, 95)}
     if flooded:
         total = sum(statuses.values())

@@ -8,11 +8,12 @@ from __future__ import annotations
 import random
 import threading
 import time
+from functools import partial
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.players import Api, choose_action
 from bench.support.sse_reader import ReaderProcess
-from bench.support.stats import Counter, Progress, in_threads, ms_percentiles, wait_until
+from bench.support.stats import Counter, Progress, in_background, ms_percentiles, wait_until
 
 Table = tuple[str, list[str]]  # the game's id, its two players' keys by seat
 
@@ -31,7 +32,7 @@ def seat_players(api: Api, count: int) -> list[Table]:
     return tables
 
 
-def drive(url: str, mine: list[Table], pause: float, stop: threading.Event, moves: Counter) -> None:
+def drive(url: str, mine: list[Table], pause: float, moves: Counter, stop: threading.Event) -> None:
     """A move of one of `mine` (whoever of its two may act) every `pause` s until stopped."""
     api, rng = Api(url), random.Random(len(mine))
     while not stop.is_set():
@@ -52,15 +53,13 @@ def run(context: Context, s: Settings) -> Figures:
     reader = ReaderProcess(context.url)
     reader.open([f"/me/stream?access_token={key}" for key in keys], concurrency=50)
     wait_until(lambda: reader.status().open_now >= len(keys), 120, poll=0.5)
-    opened, moves, stop = reader.status().open_now, Counter(), threading.Event()
-    shares = [(context.url, tables[i :: s["drivers"]], s["drivers"] / s["moves"], stop, moves)
-              for i in range(s["drivers"])]  # fmt: skip
-    driving = threading.Thread(target=in_threads, args=(drive, shares), daemon=True)
-    driving.start()
-    with Progress(lambda t: f"[notices] {t:.0f} s: {moves.value} moves"):
+    opened, moves, pause = reader.status().open_now, Counter(), s["drivers"] / s["moves"]
+    drivers = [
+        partial(drive, context.url, tables[i :: s["drivers"]], pause, moves)
+        for i in range(s["drivers"])
+    ]
+    with in_background(drivers), Progress(lambda t: f"[notices] {t:.0f} s: {moves.value} moves"):
         time.sleep(s["seconds"])
-    stop.set()
-    driving.join(timeout=30)
     time.sleep(1.0)  # the last notices arrive
     final = reader.stop()
     lags = list(final.lags)

@@ -5,7 +5,6 @@ socket), checkpoint signing cost and storage per leaf; on a scratch database, dr
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 import tempfile
@@ -19,7 +18,6 @@ from typing import Any
 import psycopg
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
-from bench.support.service import embedded_redis_url
 from bench.support.stats import Counter, Progress, mean_seconds, ms, percentile, timed
 from events.audit.log_format import Checkpoint, sign_checkpoint
 from events.audit.signing import load_or_create_signer
@@ -143,9 +141,6 @@ def signing_cost(key_file: str, count: int) -> float:
 def run(context: Context, s: Settings) -> Figures:
     service = context.require_service()
     rng = random.Random(s["seed"])
-    redis_url = os.environ.get("REDIS_URL") or (
-        embedded_redis_url(service.data_dir) if service.data_dir else None
-    )
     key_file = str(Path(tempfile.mkdtemp(prefix="bench-log-")) / "audit-key.pem")
     name = f"bench_public_log_{uuid.uuid4().hex[:8]}"
     with temporary_database(service.database_url or "", name) as url:
@@ -161,7 +156,7 @@ def run(context: Context, s: Settings) -> Figures:
         print(f"timing {s['appends']} single-game appends", file=sys.stderr)
         figures["append_p95_ms"] = ms(percentile(single_appends(url, log, s["appends"]), 95))
         games = sampled_games(url, rng, log.size(), s["proofs"])
-        figures |= proof_figures(log, games, rng, in_process_http(url, key_file, redis_url))
+        figures |= proof_figures(log, games, rng, in_process_http(url, key_file, service.redis_url))
         figures["sign_checkpoint_ms"] = ms(signing_cost(key_file, s["signatures"]))
         figures["leaves"] = log.size()  # the filled ones and those appended one at a time
         stored = storage_bytes(url)

@@ -31,6 +31,12 @@ class Service:
     log_path: str | None
     pid: int | None = None  # the launcher's, when the bench started it
 
+    @property
+    def redis_url(self) -> str | None:
+        """The environment's REDIS_URL, or the embedded Redis the service started."""
+        embedded = embedded_redis_url(self.data_dir) if self.data_dir else None
+        return os.environ.get("REDIS_URL") or embedded
+
 
 @dataclass
 class Server:
@@ -97,7 +103,7 @@ def second_api(service: Service, settings: dict[str, str], repo: Path = REPO) ->
         env["PYTHONPATH"] = str(repo)
     if service.data_dir:
         env["DATA_DIR"] = service.data_dir
-        env.setdefault("REDIS_URL", embedded_redis_url(service.data_dir) or "")
+        env.setdefault("REDIS_URL", service.redis_url or "")
     env.setdefault("DATABASE_URL", service.database_url or "")
     command = gunicorn_command(load_settings(env).port)
     with serving(command, port, env, cwd=repo) as server:

@@ -6,7 +6,8 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 
 def percentile(values: Sequence[float], pct: float) -> float:
@@ -111,6 +112,22 @@ def wait_until(
             print(f"{waiting()}, {now - started:.0f} s", file=sys.stderr, flush=True)
         time.sleep(poll)
     return True
+
+
+@contextmanager
+def in_background(targets: Iterable[Callable[[threading.Event], object]]) -> Iterator[None]:
+    """Each `target(stop)` in a daemon thread while the block runs; then `stop` is set and each
+    thread given 35 s to end."""
+    stop = threading.Event()
+    threads = [threading.Thread(target=target, args=(stop,), daemon=True) for target in targets]
+    for thread in threads:
+        thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=35)
 
 
 def in_threads(target: Callable[..., object], shares: Iterable[tuple[object, ...]]) -> None:
