@@ -1,6 +1,6 @@
-"""GET /games/{id}/audit on a long St Patrick game (self-played by basic bots, written to the
-store signed with the service's key), re-deciding every move: wall time at the client and the
-server's own replay_seconds; and the events re-decided per second in-process, every game."""
+"""GET /games/{id}/audit of a long St Patrick game written to the store signed with the
+service's key, re-deciding every move: wall time and the server's replay_seconds; and the
+events re-decided per second in-process, every game."""
 
 from __future__ import annotations
 

@@ -1,30 +1,27 @@
 """An audit flood from one address while another client reads: does the flood slow the others?
-The service runs with its rate limits on, at their defaults. A long St Patrick game is written
-to the store twice, signed with the service's key: whole (finished) and cut short (live). Then,
-one phase after another: the other client alone (quiet); `connections` keep-alive connections
-from 127.0.0.2 asking for the finished game's audit as fast as they are answered (finished);
-the same against the live game (live). Meanwhile the other client, from 127.0.0.1, reads a game
-(`GET /games/{id}`) every 50 ms."""
+With the rate limits on at their defaults, another client (127.0.0.1) reads a game every 50 ms:
+alone, then while `connections` keep-alive connections from 127.0.0.2 ask as fast as answered
+for the audit of a long St Patrick game written to the store, finished, then live (cut short)."""
 
 from __future__ import annotations
 
-import statistics
 import threading
 import time
 from collections import Counter
+from functools import partial
 
 import requests
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.games import long_st_patrick_game, store_game
 from bench.support.players import Api
-from bench.support.stats import ms, percentile
+from bench.support.stats import in_background, ms_percentiles
 
 FLOODER, READER = "127.0.0.2", "127.0.0.1"
 READ_EVERY = 0.05
 
 
-def flood(url: str, path: str, stop: threading.Event, statuses: Counter[int]) -> None:
+def flood(url: str, path: str, statuses: Counter[int], stop: threading.Event) -> None:
     api = Api(url, source=FLOODER)
     while not stop.is_set():
         try:
@@ -34,23 +31,17 @@ def flood(url: str, path: str, stop: threading.Event, statuses: Counter[int]) ->
 
 
 def phase(url: str, name: str, read: str, flooded: str | None, s: Settings) -> Figures:
-    stop, statuses = threading.Event(), Counter[int]()
-    threads = [threading.Thread(target=flood, args=(url, flooded, stop, statuses), daemon=True)
-               for _ in range(s["connections"] if flooded else 0)]  # fmt: skip
-    for thread in threads:
-        thread.start()
+    statuses = Counter[int]()
+    flooders = [partial(flood, url, flooded, statuses)] * s["connections"] if flooded else []
     reader, times = Api(url, source=READER), []
-    deadline = time.monotonic() + s["seconds"]
-    while time.monotonic() < deadline:
-        response, took = reader.call("GET", read)
-        assert response.status_code == 200, f"the other client's read got {response.status_code}"
-        times.append(took)
-        time.sleep(max(0.0, READ_EVERY - took))
-    stop.set()
-    for thread in threads:
-        thread.join(timeout=35)
-    figures = {f"{name}_reads": len(times), f"{name}_read_p50_ms": ms(statistics.median(times)),
-               f"{name}_read_p95_ms": ms(percentile(times, 95))}  # fmt: skip
+    with in_background(flooders):
+        deadline = time.monotonic() + s["seconds"]
+        while time.monotonic() < deadline:
+            response, took = reader.call("GET", read)
+            assert response.status_code == 200, f"another client's read got {response.status_code}"
+            times.append(took)
+            time.sleep(max(0.0, READ_EVERY - took))
+    figures = {f"{name}_reads": len(times), **ms_percentiles(f"{name}_read", times, 50, 95)}
     if flooded:
         total = sum(statuses.values())
         figures |= {f"{name}_flood_per_s": total / s["seconds"],

@@ -1,17 +1,15 @@
-"""What deriving a deal from seeds costs (docs/audit.md section 7), per deal, for every game
-and table size, next to the shuffle it replaces (the server's generator drawing a sample and a
-salt): `derive_deal` (context, HMAC-SHA256 stream, Fisher-Yates with rejection sampling, first
-leader, salt), and the whole seeded `Deal` of a full table as the service makes it
-(`seeded_deal`: the derivation plus reading the table)."""
+"""What deriving a deal from seeds costs (docs/audit.md section 7), per deal, for every game and
+table size: `derive_deal` alone and the seeded `Deal` of a full table as the service makes it,
+next to the shuffle it replaces (the server's generator drawing a sample and a salt)."""
 
 from __future__ import annotations
 
 import random
 import secrets
-import time
 from collections.abc import Callable
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
+from bench.support.stats import mean_seconds, ms
 from domain.games import GAME_TYPES
 from domain.shared.deal_derivation import derive_deal
 from domain.shared.seeds import PLAYER, ClientSeed, SeedSetup
@@ -19,13 +17,6 @@ from domain.tables import table as tables
 from domain.tables.fair_deals import seeded_deal
 
 GAME_ID = "c0ffee00-0000-4000-8000-000000000001"
-
-
-def ms_each(run: Callable[[int], object], count: int) -> float:
-    started = time.perf_counter()
-    for i in range(count):
-        run(i)
-    return (time.perf_counter() - started) / count * 1000
 
 
 def full_table(game_id: str, players: int) -> tables.Table:
@@ -47,13 +38,13 @@ def measure(game_id: str, players: int, count: int) -> dict[str, float]:
     keys = [secrets.token_hex(32) for _ in range(count)]  # a fresh key every deal
     seeds = [f"seed of seat {seat}" for seat in range(players)]
     rng = random.SystemRandom()
-    return {
-        "cards": len(cards),
-        "derive_ms": ms_each(lambda i: derive_deal(keys[i], seeds, GAME_ID, 1, cards), count),
-        "seeded_deal_ms": ms_each(lambda i: seeded_deal(table, GAME_ID), count),
-        "shuffle_ms": ms_each(
-            lambda i: (rng.sample(cards, len(cards)), rng.randint(0, 2**128 - 1)), count
-        ),
+    ways: dict[str, Callable[[int], object]] = {
+        "derive_ms": lambda i: derive_deal(keys[i], seeds, GAME_ID, 1, cards),
+        "seeded_deal_ms": lambda i: seeded_deal(table, GAME_ID),
+        "shuffle_ms": lambda i: (rng.sample(cards, len(cards)), rng.randint(0, 2**128 - 1)),
+    }
+    return {"cards": len(cards)} | {
+        name: ms(mean_seconds(way, count)) for name, way in ways.items()
     }
 
 

@@ -1,11 +1,7 @@
-"""What the front door of NODES=2 costs and shields, on one box.
-
-1. Actions: `make run` as it comes (the runner's service) against `make run NODES=2` through
-   its front door (started here), played in turn, round after round, by the same clients (the
-   actions bench's four-human games); the CPU per action of each part of each, its best round.
-2. Held heads: through the NODES=2 front door, another client's reads (GET /games/{id}, from
-   127.0.0.2) idle, then while `held` connections from one address hold a head that never
-   ends."""
+"""What the front door of NODES=2 costs and shields, on one box: actions/s and CPU per action
+of `make run` against `make run NODES=2` through its front door, played in turn by the actions
+bench's four-human games; and another client's reads through it while `held` connections from
+one address hold a head that never ends."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Poker hand evaluations per second: our ranking (domain/shared/poker.py, phevaluator
-underneath) against `treys`, on the same random 7-card hands in the same run. Each evaluator
-gets the hands in its own native form, built before the clock starts: `hand_strength` (the
-comparable value alone, what scoring compares), `strength_of_ids` (the same from ids worked out
-once, what playouts use), `rank_hand` (value and name) and treys' `Evaluator.evaluate`. Both
-use the same 1..7462 scale, so every hand's values are checked against each other too."""
+"""Poker hand evaluations per second: our ranking (domain/shared/poker.py) against `treys` on
+the same random 7-card hands, each in its native form built before the clock starts; both use
+the 1..7462 scale, so every hand's values are checked against each other too."""
 
 from __future__ import annotations
 

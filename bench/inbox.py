@@ -1,13 +1,10 @@
-"""A player's inbox (`GET /me/games?turn=mine`) in a big store: is it still one quick read?
-Loads in bulk (COPY) `players` players and `tables` tables of three seats, every seat a
-player's, half of the tables finished, the others waiting on one seat or two, some with turn
-timers: their stream rows, seats and timers only (the inbox reads those, never the events).
-Then asks the inbox of `requests` random players, each with its own key, after 200 more."""
+"""A player's inbox (`GET /me/games?turn=mine`) in a big store: is it still one quick read? The
+store is bulk-loaded (COPY) with `players` players and `tables` tables of three, every seat a
+player's, half finished, the others waiting on one seat or two, some with turn timers."""
 
 from __future__ import annotations
 
 import random
-import statistics
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -15,8 +12,9 @@ from typing import Any
 import psycopg
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
+from bench.support.games import copy_rows
 from bench.support.players import Api, expect
-from bench.support.stats import ms, percentile
+from bench.support.stats import ms_percentiles
 from events.credentials import token_hash
 from events.players import new_key
 
@@ -51,27 +49,26 @@ def load(database_url: str, s: Settings) -> list[str]:
         "player_seats (player_id, game_id, seat, last_acted_version)": seats,
         "turn_timers (game_id, seat, since_version, deadline)": timers,
     }  # fmt: skip
-    with psycopg.connect(database_url) as conn, conn.cursor() as cur:
-        for table, written in rows.items():  # a connection runs one COPY at a time
-            with cur.copy(f"COPY {table} FROM STDIN") as copy:
-                for row in written:
-                    copy.write_row(row)
+    with psycopg.connect(database_url) as conn:
+        for table, written in rows.items():
+            copy_rows(conn, table, written)
         conn.commit()
-        cur.execute("ANALYZE players; ANALYZE player_seats; ANALYZE streams; ANALYZE turn_timers")
+        conn.execute("ANALYZE players; ANALYZE player_seats; ANALYZE streams; ANALYZE turn_timers")
     return keys
 
 
 def run(context: Context, s: Settings) -> Figures:
     keys = load(context.require_service().database_url or "", s)
-    rng, api, times = random.Random(s["seed"] + 1), Api(context.url), []
-    for index in range(200 + s["requests"]):
+    rng, api = random.Random(s["seed"] + 1), Api(context.url)
+
+    def ask() -> float:
         response, took = api.call("GET", "/me/games?turn=mine", rng.choice(keys))
         expect(response, 200)
-        if index >= 200:  # after a warm-up
-            times.append(took)
+        return took
+
+    times = [ask() for _ in range(200 + s["requests"])][200:]  # after a warm-up
     return {"players": s["players"], "tables": s["tables"], "requests": len(times),
-            "inbox_p50_ms": round(ms(statistics.median(times)), 2),
-            "inbox_p95_ms": round(ms(percentile(times, 95)), 2)}  # fmt: skip
+            **ms_percentiles("inbox", times, 50, 95)}  # fmt: skip
 
 
 BENCHMARK = Benchmark(

@@ -1,8 +1,6 @@
-"""What rate limiting costs: action throughput with RATE_LIMITS on against off, in one run: the
-service as make run starts it (limits off) and a second API beside it (limits on) on the same
-database, Redis and worker, played in alternating batches by the actions bench's four-human
-games. The limits are set so high that no request is refused: what is measured is the cost of
-counting."""
+"""What rate limiting costs: actions/s of the service with RATE_LIMITS off against a second
+API beside it with every limit on but set too high to refuse anything (the cost of counting),
+played in turn by the actions bench's four-human games."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""Matchmaking under a rush: players join the queues of all four games within a few seconds,
-and the matcher on the worker seats them. Makes `players` players first (set-up, not timed),
-gives them ratings drawn from N(25, `spread`) (rows of the ratings projection, as if they had
-played: the matcher has strengths to tell apart), then has them join (`POST /me/queue`) from
-`threads` clients, flat out (or paced evenly over `seconds`): each a random game type, a random
-choice of its sizes, rated, with bots after `bots_after` s. The joins are timed from the first
-sent to the last answered; then every player's `GET /me/queue` is read until all are seated.
-Time to a match is the server's own (`matched_at - since`, the database's clock); each table's
-rating spread is that of its humans' ratings as the matcher saw them (each join's answer)."""
+"""Matchmaking under a rush: `players` players (made first, untimed, rated from N(25, `spread`)
+so the matcher has strengths to tell apart) join the queues of the four games from `threads`
+clients, flat out or paced over `seconds`, then are read until seated. Time to a match is the
+server's own (`matched_at - since`); a table's spread is its humans' ratings as they joined."""
 
 from __future__ import annotations
 
@@ -19,6 +14,7 @@ from typing import Any
 import psycopg
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
+from bench.support.games import RATINGS, copy_rows
 from bench.support.players import Api
 from bench.support.stats import Progress, in_threads, percentile
 
@@ -28,13 +24,9 @@ Ask = dict[str, Any]  # a player, its join's body, and what the server answered
 
 
 def give_ratings(database_url: str, asks: list[Ask], spread: float, rng: random.Random) -> None:
-    with psycopg.connect(database_url) as conn, conn.cursor() as cur:
-        columns = "player_id, game_type, mu, sigma, games, display, provisional"
-        with cur.copy(f"COPY ratings ({columns}) FROM STDIN") as copy:
-            for ask in asks:
-                for game_type in SIZES:
-                    mu = rng.gauss(25.0, spread)
-                    copy.write_row((ask["player"]["id"], game_type, mu, 2.0, 12, mu - 6, False))
+    mus = [(ask["player"]["id"], game, rng.gauss(25.0, spread)) for ask in asks for game in SIZES]
+    with psycopg.connect(database_url) as conn:
+        copy_rows(conn, RATINGS, ((p, game, mu, 2.0, 12, mu - 6, False) for p, game, mu in mus))
 
 
 def join(url: str, asks: list[Ask], started: float, step: float) -> None:

@@ -1,20 +1,19 @@
 """Players' notice streams (`GET /me/stream`) while their tables play: how soon a notice
-reaches its player. Seats `players` players in pairs at Trick & Snipers tables (the two and a
-basic bot: the first creates the table with a seat kept for the second, who joins with its
-key), opens one `/me/stream` per player (bench/support/sse_reader.py's process), then plays the
-players' moves through their keys at about `moves` a second, spread over the tables, for
-`seconds`. A notice's delivery is its arrival at the reader less its `at` (its commit's)."""
+reaches its player. Pairs of players share Trick & Snipers tables with a basic bot, each with
+its `/me/stream` open (bench/support/sse_reader.py), and play about `moves` moves a second for
+`seconds`; a notice's delivery is its arrival less its `at` (its commit's)."""
 
 from __future__ import annotations
 
 import random
 import threading
 import time
+from functools import partial
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.players import Api, choose_action
 from bench.support.sse_reader import ReaderProcess
-from bench.support.stats import Counter, Progress, in_threads, ms_percentiles
+from bench.support.stats import Counter, Progress, in_background, ms_percentiles, wait_until
 
 Table = tuple[str, list[str]]  # the game's id, its two players' keys by seat
 
@@ -33,7 +32,7 @@ def seat_players(api: Api, count: int) -> list[Table]:
     return tables
 
 
-def drive(url: str, mine: list[Table], pause: float, stop: threading.Event, moves: Counter) -> None:
+def drive(url: str, mine: list[Table], pause: float, moves: Counter, stop: threading.Event) -> None:
     """A move of one of `mine` (whoever of its two may act) every `pause` s until stopped."""
     api, rng = Api(url), random.Random(len(mine))
     while not stop.is_set():
@@ -53,18 +52,14 @@ def run(context: Context, s: Settings) -> Figures:
     keys = [key for _, two in tables for key in two]
     reader = ReaderProcess(context.url)
     reader.open([f"/me/stream?access_token={key}" for key in keys], concurrency=50)
-    deadline = time.monotonic() + 120
-    while reader.status().open_now < len(keys) and time.monotonic() < deadline:
-        time.sleep(0.5)
-    opened, moves, stop = reader.status().open_now, Counter(), threading.Event()
-    shares = [(context.url, tables[i :: s["drivers"]], s["drivers"] / s["moves"], stop, moves)
-              for i in range(s["drivers"])]  # fmt: skip
-    driving = threading.Thread(target=in_threads, args=(drive, shares), daemon=True)
-    driving.start()
-    with Progress(lambda t: f"[notices] {t:.0f} s: {moves.value} moves"):
+    wait_until(lambda: reader.status().open_now >= len(keys), 120, poll=0.5)
+    opened, moves, pause = reader.status().open_now, Counter(), s["drivers"] / s["moves"]
+    drivers = [
+        partial(drive, context.url, tables[i :: s["drivers"]], pause, moves)
+        for i in range(s["drivers"])
+    ]
+    with in_background(drivers), Progress(lambda t: f"[notices] {t:.0f} s: {moves.value} moves"):
         time.sleep(s["seconds"])
-    stop.set()
-    driving.join(timeout=30)
     time.sleep(1.0)  # the last notices arrive
     final = reader.stop()
     lags = list(final.lags)

@@ -1,15 +1,12 @@
-"""How soon a bot's move shows on the /play page, and how much the page weighs. Plays whole
-games in headless Chromium (Debian's, or CHROMIUM; never a downloaded one), one game type after
-another (you + basic bots), created in the lobby and played by clicks alone with
-testing/browser's harness. For every move a bot seat committed (the first event of its action),
-two lags from the event's `recorded_at`: until the page first rendered a view at that version
-(`window.cardroom.renderedAt`), and until the event showed in the page's log (`loggedAt`),
-both on this machine's clock. Page weight: the response bodies of loading each page in a fresh
-browser context (streams not counted)."""
+"""How soon a bot's move shows on the /play page, and how much the pages weigh: whole games of
+you and basic bots played by clicks in headless Chromium (the system's, never a downloaded one),
+each bot move's lag from its `recorded_at` until the page rendered its version and until it
+showed in the page's log; each page's response bodies loaded in a fresh context (no streams)."""
 
 from __future__ import annotations
 
 import sys
+from contextlib import ExitStack, closing
 from typing import Any
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings, Skip
@@ -60,29 +57,20 @@ def play(url: str, browser: Any, s: Settings, run: Run) -> None:
     for index in range(s["games"]):
         game_type, players = GAMES[index % len(GAMES)]
         run.game = index + 1
-        browsing = new_browsing(browser, url, s["viewport"])
-        try:
+        with closing(new_browsing(browser, url, s["viewport"])) as browsing:
             game_id = create_table(browsing, game_type, players, ["bot:basic"] * (players - 1))
             table = TablePage(browsing)
             table.play_to_the_end(before_move=lambda t, s, moves: setattr(run, "moves", moves))
             bot_move_lags(browsing, url, game_id, game_type, run)
             print(f"{game_type}: {len(table.moves)} moves by clicks", file=sys.stderr)
-        finally:
-            browsing.close()
 
 
 def weigh(url: str, browser: Any) -> Figures:
-    opened: list[Browsing] = []
-
-    def open_page(viewport: str) -> Browsing:
-        opened.append(new_browsing(browser, url, viewport))
-        return opened[-1]
-
-    try:
-        weight = measure_page_weight(open_page, url)
-    finally:
-        for browsing in opened:
-            browsing.close()
+    with ExitStack() as opened:  # every page's context closed at the end
+        weight = measure_page_weight(
+            lambda viewport: opened.enter_context(closing(new_browsing(browser, url, viewport))),
+            url,
+        )
     return {
         **{f"page_weight_{p.page}_kb": p.bytes / 1024 for p in weight.pages},
         "page_weight_heaviest_kb": weight.heaviest.bytes / 1024,
@@ -102,13 +90,11 @@ def run(context: Context, s: Settings) -> Figures:
         return f"[play_page] game {run.game}/{s['games']}  {seen}"
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=find_chromium(), headless=True)
-        try:
+        launched = playwright.chromium.launch(executable_path=find_chromium(), headless=True)
+        with closing(launched) as browser:
             with Progress(render):
                 play(context.url, browser, s, run)
             figures = weigh(context.url, browser)
-        finally:
-            browser.close()
     return {
         "bot_moves": len(run.render),
         **ms_percentiles("render", run.render, 50, 95),

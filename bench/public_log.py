@@ -1,13 +1,10 @@
-"""The public log at size: `leaves` finished games appended by the real write path
-(PublicLog.append_pending, batches of 1,000, each signed), then the figures of issue 54: append
-p95 (one finished game at a time, on the full tree), inclusion and consistency proof p95
-through the service and through the HTTP routes (Flask's in-process client: the route, the
-schema and the JSON, no socket), checkpoint signing cost, and storage per leaf. On a database
-of its own on the service's Postgres, dropped afterwards."""
+"""The public log at size: `leaves` finished games appended by the real write path (batches of
+1,000, each signed), then issue 54's figures: append p95 (one game at a time, on the full tree),
+proof p95 through the service and through the HTTP routes (Flask's in-process client: no
+socket), checkpoint signing cost and storage per leaf; on a scratch database, dropped after."""
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 import tempfile
@@ -21,8 +18,7 @@ from typing import Any
 import psycopg
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
-from bench.support.service import embedded_redis_url
-from bench.support.stats import Counter, Progress, ms, percentile
+from bench.support.stats import Counter, Progress, mean_seconds, ms, percentile, timed
 from events.audit.log_format import Checkpoint, sign_checkpoint
 from events.audit.signing import load_or_create_signer
 from events.operations.settings import Settings as ServiceSettings
@@ -69,12 +65,7 @@ def fill(url: str, log: PublicLog, leaves: int) -> list[float]:
 
 
 def p95_ms(calls: list[Callable[[], object]]) -> float:
-    seconds = []
-    for call in calls:
-        started = time.perf_counter()
-        call()
-        seconds.append(time.perf_counter() - started)
-    return ms(percentile(seconds, 95))
+    return ms(percentile([timed(call) for call in calls], 95))
 
 
 def single_appends(url: str, log: PublicLog, count: int) -> list[float]:
@@ -82,9 +73,7 @@ def single_appends(url: str, log: PublicLog, count: int) -> list[float]:
     seconds = []
     for _ in range(count):
         finish_games(url, 1)
-        started = time.perf_counter()
-        log.append_pending(1)
-        seconds.append(time.perf_counter() - started)
+        seconds.append(timed(partial(log.append_pending, 1)))
     return seconds
 
 
@@ -98,12 +87,10 @@ def sampled_games(url: str, rng: random.Random, size: int, count: int) -> list[t
 
 
 def storage_bytes(url: str) -> dict[str, int]:
+    query = "SELECT t, pg_total_relation_size(t::regclass) FROM unnest(%s::text[]) AS t"
     with psycopg.connect(url) as conn:
-        sizes = {
-            t: conn.execute("SELECT pg_total_relation_size(%s)", (t,)).fetchone()
-            for t in LOG_TABLES
-        }
-        return {table: int(str(row[0])) if row else 0 for table, row in sizes.items()}
+        rows = conn.execute(query, (list(LOG_TABLES),)).fetchall()
+    return {str(table): int(str(size)) for table, size in rows}
 
 
 def proof_figures(
@@ -148,18 +135,12 @@ def in_process_http(url: str, key_file: str, redis_url: str | None) -> Get | Non
 def signing_cost(key_file: str, count: int) -> float:
     signer = load_or_create_signer(key_file)
     checkpoint = Checkpoint("cardroom.localhost/log", 10**6, bytes(32))
-    started = time.perf_counter()
-    for _ in range(count):
-        sign_checkpoint(checkpoint, signer)
-    return (time.perf_counter() - started) / count
+    return mean_seconds(lambda _: sign_checkpoint(checkpoint, signer), count)
 
 
 def run(context: Context, s: Settings) -> Figures:
     service = context.require_service()
     rng = random.Random(s["seed"])
-    redis_url = os.environ.get("REDIS_URL") or (
-        embedded_redis_url(service.data_dir) if service.data_dir else None
-    )
     key_file = str(Path(tempfile.mkdtemp(prefix="bench-log-")) / "audit-key.pem")
     name = f"bench_public_log_{uuid.uuid4().hex[:8]}"
     with temporary_database(service.database_url or "", name) as url:
@@ -175,7 +156,7 @@ def run(context: Context, s: Settings) -> Figures:
         print(f"timing {s['appends']} single-game appends", file=sys.stderr)
         figures["append_p95_ms"] = ms(percentile(single_appends(url, log, s["appends"]), 95))
         games = sampled_games(url, rng, log.size(), s["proofs"])
-        figures |= proof_figures(log, games, rng, in_process_http(url, key_file, redis_url))
+        figures |= proof_figures(log, games, rng, in_process_http(url, key_file, service.redis_url))
         figures["sign_checkpoint_ms"] = ms(signing_cost(key_file, s["signatures"]))
         figures["leaves"] = log.size()  # the filled ones and those appended one at a time
         stored = storage_bytes(url)

@@ -1,5 +1,5 @@
-"""The raw single-event append rate of a Postgres: N threads, each a loop of one INSERT and a
-COMMIT into a scratch table shaped like `events`. The ceiling an event-sourced API can reach."""
+"""The raw single-event append rate of a Postgres (INSERT + COMMIT loops into a scratch table
+shaped like `events`): the ceiling an event-sourced API can reach."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import os
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import psycopg
@@ -14,8 +16,15 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from bench.support.benchmark import Benchmark, Context, Figures, Settings
+from bench.support.stats import in_threads
 
 DATA = {"seat": 1, "card": {"suit": "red", "rank": 7}, "snipe": False}  # a typical CardPlayed
+CREATE = (
+    "CREATE TABLE IF NOT EXISTS {} (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+    " game_id uuid NOT NULL, version int NOT NULL, type text NOT NULL, data jsonb NOT NULL,"
+    " recorded_at timestamptz NOT NULL DEFAULT now(), UNIQUE (game_id, version))"
+)
+INSERT = "INSERT INTO {} (game_id, version, type, data) VALUES (%s, %s, %s, %s)"
 
 
 @dataclass
@@ -29,67 +38,35 @@ class RawResult:
         return self.appends / self.seconds if self.seconds else 0.0
 
 
-def _scratch_table() -> sql.Identifier:
-    return sql.Identifier(f"bench_raw_append_{os.getpid()}")
-
-
-def _create(database_url: str, table: sql.Identifier) -> None:
+@contextmanager
+def scratch_table(database_url: str) -> Iterator[sql.Composed]:
+    """The INSERT into a table shaped like `events`, dropped on exit."""
+    table = sql.Identifier(f"bench_raw_append_{os.getpid()}")
     with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL(
-                "CREATE TABLE IF NOT EXISTS {} (id bigint GENERATED ALWAYS AS IDENTITY"
-                " PRIMARY KEY, game_id uuid NOT NULL, version int NOT NULL, type text NOT NULL,"
-                " data jsonb NOT NULL, recorded_at timestamptz NOT NULL DEFAULT now(),"
-                " UNIQUE (game_id, version))"
-            ).format(table)
-        )
-
-
-def _drop(database_url: str, table: sql.Identifier) -> None:
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(table))
-
-
-def _appender(
-    database_url: str, table: sql.Identifier, start: threading.Barrier, until: list[float]
-) -> int:
-    insert = sql.SQL("INSERT INTO {} (game_id, version, type, data) VALUES (%s, %s, %s, %s)")
-    query = insert.format(table)
-    game = uuid.uuid4()
-    count = 0
-    with psycopg.connect(database_url) as conn:
-        start.wait()
-        while time.perf_counter() < until[0]:
-            count += 1
-            conn.execute(query, (game, count, "CardPlayed", Jsonb(DATA)))
-            conn.commit()
-    return count
+        conn.execute(sql.SQL(CREATE).format(table))
+        try:
+            yield sql.SQL(INSERT).format(table)
+        finally:
+            conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(table))
 
 
 def measure_raw_appends(database_url: str, threads: int, seconds: float) -> RawResult:
-    table = _scratch_table()
-    _create(database_url, table)
     counts = [0] * threads
-    start = threading.Barrier(threads + 1, timeout=60)
-    until = [0.0]
+    began: list[float] = []  # set once every thread is connected
+    start = threading.Barrier(threads, action=lambda: began.append(time.perf_counter()), timeout=60)
 
-    def work(i: int) -> None:
-        counts[i] = _appender(database_url, table, start, until)
+    def append(index: int, insert: sql.Composed) -> None:
+        game = uuid.uuid4()
+        with psycopg.connect(database_url) as conn:
+            start.wait()
+            while time.perf_counter() < began[0] + seconds:
+                counts[index] += 1
+                conn.execute(insert, (game, counts[index], "CardPlayed", Jsonb(DATA)))
+                conn.commit()
 
-    workers = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(threads)]
-    try:
-        for worker in workers:
-            worker.start()
-        until[0] = time.perf_counter() + seconds + 3600  # set for real once all are connected
-        start.wait()
-        began = time.perf_counter()
-        until[0] = began + seconds
-        for worker in workers:
-            worker.join()
-        elapsed = time.perf_counter() - began
-    finally:
-        _drop(database_url, table)
-    return RawResult(sum(counts), elapsed, threads)
+    with scratch_table(database_url) as insert:
+        in_threads(append, [(index, insert) for index in range(threads)])
+        return RawResult(sum(counts), time.perf_counter() - began[0], threads)
 
 
 def run(context: Context, s: Settings) -> Figures:

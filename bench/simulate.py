@@ -1,6 +1,5 @@
-"""Whole bot games per second in the pure domain (no database, no HTTP): every seat a bot of
-one level, the player counts in turn, each bot seeing only its own seat's view (the same
-view_table the API serves), so the figure includes building views."""
+"""Whole bot games per second in the pure domain (no database, no HTTP), each bot seeing only
+its own seat's view (the API's view_table), so the figure includes building views."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Turn-timer firing lag: tables whose one human never acts, all created together with
-turn_seconds=5, on a service started as make run does (one worker process). Lag = the
-TurnTimedOut's recorded_at minus the seat's deadline as the API showed it."""
+"""Turn-timer firing lag: tables whose one human never acts, created together with
+turn_seconds=5; the lag is the TurnTimedOut's recorded_at less the deadline the API showed."""
 
 from __future__ import annotations
 

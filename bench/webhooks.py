@@ -1,19 +1,13 @@
 """Webhook deliveries from a started service to a real receiver on 127.0.0.1 that verifies
-every signature with `standardwebhooks`:
-
-- latency: `players` players with `per_player` webhooks each are invited to tables round
-  after round; each delivery's time from its notice's commit (the notice's `at`) to the
-  receiver;
-- outage: a player's receiver goes down for `down_seconds` while notices keep coming (one
-  every `every` s), then comes back on the same port: every notice must arrive (at least
-  once). Their order is a figure, not a goal: a retried delivery lets later ones pass it
-  (docs/players.md), so after an outage the notices come as their retries fall due."""
+every signature (`standardwebhooks`): their latency from the notice's commit, many endpoints at
+once; and a receiver down for `down_seconds` under steady notices, then back on its port, must
+get every one. Their order after it is a figure, not a goal: a retried delivery lets later ones
+pass it (docs/players.md)."""
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -23,7 +17,7 @@ from standardwebhooks.webhooks import WebhookVerificationError
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.players import Api
-from bench.support.stats import ms_percentiles
+from bench.support.stats import ms_percentiles, wait_until
 
 
 class Receiver:
@@ -88,17 +82,6 @@ def invite(api: Api, host_key: str, guest_id: str) -> None:
     api.json("POST", "/games", host_key, json={"type": "trick_and_snipers", "seats": seats})
 
 
-def wait_until(check: Callable[[], bool], within: float, waiting: Callable[[], str]) -> None:
-    """Until `check()` holds or `within` s have passed, saying every 5 s what is awaited."""
-    started = time.monotonic()
-    said = started
-    while not check() and time.monotonic() < started + within:
-        time.sleep(0.1)
-        if time.monotonic() - said >= 5:
-            said = time.monotonic()
-            print(f"[webhooks] {waiting()}, {said - started:.0f} s", flush=True)
-
-
 def latency(api: Api, s: Settings) -> Figures:
     receiver, host = Receiver(), api.json("POST", "/players", json={"name": "Host"})
     receiver.start()
@@ -112,7 +95,7 @@ def latency(api: Api, s: Settings) -> Figures:
         time.sleep(0.5)
     expected = len(receiver.secrets) * s["rounds"]
     wait_until(lambda: len(receiver.arrivals) >= expected, 120,
-               lambda: f"latency: {len(receiver.arrivals)}/{expected} delivered")  # fmt: skip
+               waiting=lambda: f"[webhooks] {len(receiver.arrivals)}/{expected} in")  # fmt: skip
     receiver.stop()
     lags = [at - datetime.fromisoformat(notice["at"]).timestamp()
             for _, _, notice, at in receiver.arrivals]  # fmt: skip
@@ -135,7 +118,7 @@ def outage(api: Api, s: Settings) -> Figures:
 
     for _ in range(5):
         invite(api, host["key"], guest["id"])
-    wait_until(lambda: len(receiver.arrivals) >= 5, 30, lambda: "outage: the first 5 notices")
+    wait_until(lambda: len(receiver.arrivals) >= 5, 30, waiting=lambda: "[webhooks] the first 5")
     receiver.stop()
     sent, down_at = 5, time.monotonic()
     print(f"[webhooks] outage: the receiver is down for {s['down_seconds']:.0f} s", flush=True)
@@ -146,7 +129,7 @@ def outage(api: Api, s: Settings) -> Figures:
     receiver.start()  # the same port
     back_at = time.monotonic()
     wait_until(lambda: ids() >= set(range(1, sent + 1)), 600,
-               lambda: f"outage: the receiver is back, {len(ids())}/{sent} notices in")  # fmt: skip
+               waiting=lambda: f"[webhooks] back, {len(ids())}/{sent} in")  # fmt: skip
     receiver.stop()
     first = list(dict.fromkeys(notice["id"] for _, _, notice, _ in receiver.arrivals))
     return {

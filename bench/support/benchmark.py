@@ -1,11 +1,10 @@
 """What a benchmark declares: its settings (each a default, or a (default, quick) pair), the
-function that measures and returns figures, and its goals as data. The runner
-(bench/support/runner.py) does the rest: the command line, the service, the verdicts, the
-table, the JSON and the exit code."""
+function that returns its figures, and its goals as data; the runner does the rest."""
 
 from __future__ import annotations
 
 import math
+import operator
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -16,11 +15,11 @@ from bench.support.service import Service
 Settings = dict[str, Any]
 Figures = dict[str, Any]
 OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "==": lambda a, b: a == b,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
 }
 PASS, FAIL, NOT_MEASURED, SKIPPED = "PASS", "FAIL", "n/a", "skipped"
 

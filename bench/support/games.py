@@ -1,10 +1,12 @@
-"""Long games self-played in the pure domain and written into a started service's store, signed
-with its key, as the service writes them: for the benchmarks that read such games back."""
+"""Writing into a started service's store: long games self-played in the pure domain, signed
+with its key as the service signs them (for the benchmarks that read them back), and rows in
+bulk (COPY) for the benchmarks that need a big store."""
 
 from __future__ import annotations
 
 import random
 import uuid
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import psycopg
@@ -17,6 +19,8 @@ from events.audit.signing import load_or_create_signer
 from events.operations.settings import Settings
 from events.postgres import store
 from events.records import new_events
+
+RATINGS = "ratings (player_id, game_type, mu, sigma, games, display, provisional)"
 
 
 def long_st_patrick_game(min_events: int, tries: int, seed: int) -> tuple[Any, list[Any]]:
@@ -45,3 +49,10 @@ def store_game(service: Service, events: list[Any], status: str) -> str:
         store.append(conn, game_id, 0, new_events(events), sign=signer.sign)
         store.set_stream_status(conn, game_id, status)
     return str(game_id)
+
+
+def copy_rows(conn: psycopg.Connection[Any], table: str, rows: Iterable[Sequence[Any]]) -> None:
+    """`rows` into `table` (its name and columns, e.g. RATINGS) with one COPY."""
+    with conn.cursor() as cur, cur.copy(f"COPY {table} FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)

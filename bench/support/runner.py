@@ -67,15 +67,6 @@ def benchmarks() -> dict[str, Benchmark]:
 # --- one run ---------------------------------------------------------------------------------
 
 
-def machine() -> dict[str, Any]:
-    return {
-        "cpus": os.cpu_count(),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "load_avg": [round(x, 2) for x in os.getloadavg()],
-    }
-
-
 def revision() -> str:
     def git(*args: str) -> str:
         done = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
@@ -108,9 +99,15 @@ def record(mark: Benchmark, settings: Settings, context: Context, command: str) 
          "value": g.value(figures), "verdict": v}
         for g, v in zip(mark.goals, verdicts, strict=True)
     ]  # fmt: skip
+    machine = {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "load_avg": [round(x, 2) for x in os.getloadavg()],
+    }
     result |= {"date": at.strftime("%Y-%m-%d"), "started_at": at.isoformat(timespec="seconds"),
                "seconds": round(time.perf_counter() - started, 1), "revision": revision(),
-               "machine": machine()}  # fmt: skip
+               "machine": machine}  # fmt: skip
     return result
 
 
@@ -152,7 +149,7 @@ def write(result: dict[str, Any], results: Path) -> Path:
 
 
 def services(
-    marks: list[tuple[Benchmark, Settings]], url: str | None
+    marks: list[tuple[Benchmark, Settings]], url: str | None, quick: bool
 ) -> Iterator[tuple[Benchmark, Settings, Context]]:
     """Each benchmark with its context: the service at `url`, or one started for each run of
     benchmarks that share an environment (consecutive ones, so `all` starts few)."""
@@ -160,7 +157,6 @@ def services(
         current: tuple[tuple[str, str], ...] | None = None
         service: Service | None = None
         for mark, settings in marks:
-            quick = bool(settings.pop("_quick", False))
             if not mark.needs_service:
                 yield mark, settings, Context("", None, quick)
                 continue
@@ -212,10 +208,6 @@ def rewrite(text: str, results: Path) -> tuple[str, list[str]]:
 # --- the command line ------------------------------------------------------------------------
 
 
-def option(name: str) -> str:
-    return "--" + name.replace("_", "-")
-
-
 def loose(text: str) -> Any:
     for kind in (int, float):
         try:
@@ -228,17 +220,18 @@ def loose(text: str) -> Any:
 def settings_parser(mark: Benchmark) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=f"python -m bench {mark.name}", description=mark.about)
     for name, value in mark.settings.items():
+        option = "--" + name.replace("_", "-")
         default = value[0] if isinstance(value, tuple) else value
         quick = f", quick {value[1]}" if isinstance(value, tuple) else ""
         helped = f"default {default}{quick}"
         if isinstance(default, bool):
-            parser.add_argument(option(name), action=argparse.BooleanOptionalAction, help=helped)
+            parser.add_argument(option, action=argparse.BooleanOptionalAction, help=helped)
         elif isinstance(default, list):
             kind = type(default[0]) if default else loose
-            parser.add_argument(option(name), nargs="*", type=kind, help=helped)
+            parser.add_argument(option, nargs="*", type=kind, help=helped)
         else:
             kind = loose if default is None else type(default)
-            parser.add_argument(option(name), type=kind, help=helped)
+            parser.add_argument(option, type=kind, help=helped)
     return parser
 
 
@@ -262,7 +255,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("name", nargs="?", help="a benchmark, `all` or `report`")
     parser.add_argument("--list", action="store_true", help="the benchmarks and their goals")
     parser.add_argument("--quick", action="store_true", help="each setting's quick value")
-    parser.add_argument("--start", action="store_true", help="start the service (the default)")
     parser.add_argument("--url", help="a running service instead")
     parser.add_argument("--results", type=Path, default=RESULTS, help="where the JSON goes")
     parser.add_argument("--docs", type=Path, default=DOCS, help="the page `report` rewrites")
@@ -287,13 +279,12 @@ def main(argv: list[str] | None = None) -> int:
         given = vars(settings_parser(chosen[0]).parse_args(rest))
     elif rest:
         parser.error(f"settings go with one benchmark, not `all`: {' '.join(rest)}")
-    runs = [(m, m.resolved(args.quick, given) | {"_quick": args.quick}) for m in chosen]
+    runs = [(m, m.resolved(args.quick, given)) for m in chosen]
     runs.sort(key=lambda run: sorted(run[0].env(run[1]).items()))  # one service for many
     options = [*(["--quick"] if args.quick else []), *(["--url", args.url] if args.url else [])]
-    base = ["python", "-m", "bench"]
     results = []
-    for mark, settings, context in services(runs, args.url):
-        command = shlex.join([*base, mark.name, *options, *(rest if args.name != "all" else [])])
+    for mark, settings, context in services(runs, args.url, args.quick):
+        command = shlex.join(["python", "-m", "bench", mark.name, *options, *rest])
         print(f"[bench] {mark.name}: {command}", file=sys.stderr, flush=True)
         result = record(mark, settings, context, command)
         print_result(result)

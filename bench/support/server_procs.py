@@ -17,8 +17,7 @@ APP_MARKERS = ("gunicorn", "-m workers", "pushpin", "condure", "zurl", "haproxy"
 
 def descendants(pid: int | None = None) -> list[psutil.Process]:
     try:
-        children: list[psutil.Process] = psutil.Process(pid or os.getpid()).children(recursive=True)
-        return children
+        return list(psutil.Process(pid or os.getpid()).children(recursive=True))
     except psutil.Error:
         return []
 
@@ -30,12 +29,10 @@ def _cmdline(proc: psutil.Process) -> str:
         return ""
 
 
-def app_processes(
-    root: int | None = None, markers: Iterable[str] = APP_MARKERS
-) -> list[psutil.Process]:
-    """Processes under `root` (default: this one) whose command line has one of `markers`."""
+def app_processes(markers: Iterable[str] = APP_MARKERS) -> list[psutil.Process]:
+    """This process's descendants whose command line has one of `markers`."""
     wanted = tuple(markers)
-    return [p for p in descendants(root) if any(m in _cmdline(p) for m in wanted)]
+    return [p for p in descendants() if any(m in _cmdline(p) for m in wanted)]
 
 
 def postgres_processes(data_dir: str | None) -> list[psutil.Process]:
@@ -69,26 +66,26 @@ def total_rss(procs: Iterable[psutil.Process]) -> int:
     return sum(rss for _, rss in _readings(procs, _rss))
 
 
-def rss_by_process(procs: Iterable[psutil.Process] | None = None) -> dict[str, int]:
-    """RSS of each server process (default: those under this one), keyed by its kind and pid;
-    gunicorn's masters (whose parent is no gunicorn) as "api master PID"."""
+def rss_by_process() -> dict[str, int]:
+    """RSS of each server process under this one, keyed by its kind and pid; gunicorn's
+    masters as "api master PID"."""
     found: dict[str, int] = {}
-    for proc, rss in _readings(app_processes() if procs is None else procs, _rss):
+    for proc, rss in _readings(app_processes(), _rss):
         kind = kind_of(proc) or "other"
-        try:
-            parent = proc.parent()
-        except psutil.Error:
-            continue
-        if kind.startswith("api") and (parent is None or "gunicorn" not in _cmdline(parent)):
+        if kind.startswith("api") and _master(proc) is proc:
             kind = "api master"
         found[f"{kind} {proc.pid}"] = rss
     return found
 
 
+def _cpu(proc: psutil.Process) -> float:
+    used = proc.cpu_times()
+    return float(used.user + used.system)
+
+
 def cpu_seconds(procs: Iterable[psutil.Process]) -> dict[int, float]:
     """User + system CPU seconds per pid so far (a gone process is left out)."""
-    times = _readings(procs, lambda proc: proc.cpu_times())
-    return {proc.pid: used.user + used.system for proc, used in times}
+    return {proc.pid: used for proc, used in _readings(procs, _cpu)}
 
 
 def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
@@ -107,6 +104,15 @@ def machine_steal_seconds() -> float:
     return getattr(psutil.cpu_times(), "steal", 0.0)
 
 
+def _master(proc: psutil.Process) -> psutil.Process:
+    """A gunicorn worker's master (its parent), or the process itself."""
+    try:
+        parent = proc.parent()
+    except psutil.Error:
+        return proc
+    return parent if parent is not None and "gunicorn" in _cmdline(parent) else proc
+
+
 def kind_of(proc: psutil.Process) -> str | None:
     """Which part of the service a process is: "haproxy", "pushpin" (its runner and services),
     "api :PORT" (a gunicorn master or worker, by the port its master binds), "workers"."""
@@ -117,13 +123,8 @@ def kind_of(proc: psutil.Process) -> str | None:
         return "pushpin"
     if "-m workers" in line:
         return "workers"
-    if "gunicorn" in line:  # a worker's master is its parent, whose command line binds the port
-        try:
-            parent = proc.parent()
-        except psutil.Error:
-            parent = None
-        master = parent if parent is not None and "gunicorn" in _cmdline(parent) else proc
-        bound = _cmdline(master).rsplit("-b ", 1)
+    if "gunicorn" in line:
+        bound = _cmdline(_master(proc)).rsplit("-b ", 1)
         return f"api {bound[1].split()[0].rsplit(':', 1)[-1]}" if len(bound) == 2 else "api"
     return None
 
@@ -132,12 +133,10 @@ def cpu_by_kind(data_dir: str | None = None, root: int | None = None) -> dict[st
     """CPU seconds so far of each part of the service under `root` (default: everything this
     process started), and of its embedded Postgres."""
     totals: dict[str, float] = {}
-    for proc, used in _readings(descendants(root), lambda p: p.cpu_times()):
-        kind = kind_of(proc)
-        if kind is not None:
-            totals[kind] = totals.get(kind, 0.0) + used.user + used.system
-    postgres = cpu_seconds(postgres_processes(data_dir))
-    if postgres:
+    for proc, used in _readings(descendants(root), _cpu):
+        if (kind := kind_of(proc)) is not None:
+            totals[kind] = totals.get(kind, 0.0) + used
+    if postgres := cpu_seconds(postgres_processes(data_dir)):
         totals["postgres"] = sum(postgres.values())
     return totals
 
@@ -169,13 +168,8 @@ def _group(proc: psutil.Process) -> str:
 def snapshot() -> Snapshot:
     """CPU seconds so far of every process of the machine (a process that starts and ends
     between two snapshots is missed), and the machine's busy seconds."""
-    per_pid = {}
-    for proc in psutil.process_iter():
-        try:
-            used = proc.cpu_times()
-            per_pid[(proc.pid, proc.create_time())] = (_group(proc), used.user + used.system)
-        except psutil.Error:
-            continue
+    readings = _readings(psutil.process_iter(), lambda p: (p.create_time(), _group(p), _cpu(p)))
+    per_pid = {(proc.pid, start): (group, cpu) for proc, (start, group, cpu) in readings}
     return per_pid, machine_busy_seconds()
 
 

@@ -1,11 +1,9 @@
-"""Starting the service for a benchmark (`--start`) the way `make run` does, and finding the
-Postgres it uses."""
+"""The service a benchmark runs against, started the way `make run` does, and servers beside it."""
 
 from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -18,6 +16,7 @@ from pathlib import Path
 import requests
 
 from embedded.ports import free_port
+from embedded.procs import terminate
 
 REPO = Path(__file__).resolve().parents[2]
 READY_TIMEOUT = 120.0
@@ -32,6 +31,12 @@ class Service:
     log_path: str | None
     pid: int | None = None  # the launcher's, when the bench started it
 
+    @property
+    def redis_url(self) -> str | None:
+        """The environment's REDIS_URL, or the embedded Redis the service started."""
+        embedded = embedded_redis_url(self.data_dir) if self.data_dir else None
+        return os.environ.get("REDIS_URL") or embedded
+
 
 @dataclass
 class Server:
@@ -42,8 +47,8 @@ class Server:
 @contextmanager
 def started_service(settings: dict[str, str] | None = None) -> Iterator[Service]:
     """`python -m embedded.run` on a free port with a throwaway DATA_DIR (or the DATABASE_URL /
-    REDIS_URL of the environment); stopped, and its dir removed, on exit. A bench drives many
-    games from one address, so rate limits are off unless `settings` say otherwise."""
+    REDIS_URL of the environment), its dir removed on exit. A bench drives many games from one
+    address, so rate limits are off unless `settings` say otherwise."""
     tmp = tempfile.mkdtemp(prefix="cardroom-bench-")
     port = free_port(span=6)  # NODES=2 takes PORT to PORT + 5 (embedded/front_door.py)
     env = dict(os.environ, DATA_DIR=tmp, PORT=str(port), PYTHONUNBUFFERED="1")
@@ -51,41 +56,12 @@ def started_service(settings: dict[str, str] | None = None) -> Iterator[Service]
     env.update(settings or {})
     env.setdefault("RQ_QUEUE", f"bench-{os.getpid()}")  # never share a queue with others
     log_path = os.path.join(tmp, "service.log")
-    log = open(log_path, "wb")  # noqa: SIM115 - closed in finally
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "embedded.run"],
-        cwd=REPO,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # a Ctrl-C of the bench reaches it only through stop()
-    )
-    url = f"http://127.0.0.1:{port}"
     try:
-        _wait_ready(url, proc, log_path)
-        database_url = os.environ.get("DATABASE_URL") or embedded_database_url(tmp)
-        yield Service(url, database_url, tmp, log_path, proc.pid)
+        with serving([sys.executable, "-m", "embedded.run"], port, env, log_path=log_path) as run:
+            database_url = os.environ.get("DATABASE_URL") or embedded_database_url(tmp)
+            yield Service(run.url, database_url, tmp, log_path, run.process.pid)
     finally:
-        _stop(proc)
-        log.close()
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _wait_ready(
-    url: str, proc: subprocess.Popen[bytes], log_path: str, ready_path: str = "/readyz"
-) -> None:
-    deadline = time.monotonic() + READY_TIMEOUT
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the service exited ({proc.returncode}); see {_tail(log_path)}")
-        try:
-            if requests.get(f"{url}{ready_path}", timeout=2).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.3)
-    raise SystemExit(f"the service was not ready within {READY_TIMEOUT:.0f} s: {_tail(log_path)}")
 
 
 def _tail(path: str, lines: int = 20) -> str:
@@ -93,29 +69,15 @@ def _tail(path: str, lines: int = 20) -> str:
     return "\n".join(text[-lines:])
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM: embedded.run stops gunicorn, the worker and its embedded servers."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 def embedded_database_url(data_dir: str) -> str | None:
-    """The URL of the embedded Postgres running in data_dir, or None if none runs there.
-
-    Only attaches: the launcher that owns data_dir keeps the server (we never take its lock).
-    """
+    """The URL of the embedded Postgres running in data_dir, or None if none runs there. Only
+    attaches: the launcher that owns data_dir keeps the server (we never take its lock)."""
     if not (Path(data_dir) / "postgres" / "postmaster.pid").exists():
         return None
     from embedded.services import ensure_services
 
     # REDIS_URL set to anything keeps ensure_services from touching Redis.
-    services = ensure_services(data_dir, env={"REDIS_URL": "redis://unused"})
-    return services.database_url
+    return ensure_services(data_dir, env={"REDIS_URL": "redis://unused"}).database_url
 
 
 def embedded_redis_url(data_dir: str) -> str | None:
@@ -141,7 +103,7 @@ def second_api(service: Service, settings: dict[str, str], repo: Path = REPO) ->
         env["PYTHONPATH"] = str(repo)
     if service.data_dir:
         env["DATA_DIR"] = service.data_dir
-        env.setdefault("REDIS_URL", embedded_redis_url(service.data_dir) or "")
+        env.setdefault("REDIS_URL", service.redis_url or "")
     env.setdefault("DATABASE_URL", service.database_url or "")
     command = gunicorn_command(load_settings(env).port)
     with serving(command, port, env, cwd=repo) as server:
@@ -157,15 +119,30 @@ def serving(
     log_path: str | None = None,
     ready_path: str = "/readyz",
 ) -> Iterator[Server]:
-    """A server (`command`, listening on `port`) in a session of its own, yielded once it
-    answers 200 at `ready_path`; stopped on exit. Its output goes to `log_path`."""
-    log = open(log_path or os.devnull, "wb")  # noqa: SIM115 - closed in finally
+    """A server (`command`, listening on `port`) in a session of its own (a Ctrl-C of the bench
+    reaches it only as SIGTERM on exit), yielded once it answers 200 at `ready_path`. Its output
+    goes to `log_path`."""
+    log_path = log_path or os.devnull
+    log = open(log_path, "wb")  # noqa: SIM115 - closed in finally
     proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
                             stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
     url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + READY_TIMEOUT
     try:
-        _wait_ready(url, proc, log_path or os.devnull, ready_path)
+        while not _ready(f"{url}{ready_path}"):
+            if proc.poll() is not None:
+                raise SystemExit(f"{command} exited ({proc.returncode}): {_tail(log_path)}")
+            if time.monotonic() > deadline:
+                raise SystemExit(f"not ready within {READY_TIMEOUT:.0f} s: {_tail(log_path)}")
+            time.sleep(0.3)
         yield Server(url, proc)
     finally:
-        _stop(proc)
+        terminate([proc], STOP_TIMEOUT)  # embedded.run stops gunicorn, the worker and its servers
         log.close()
+
+
+def _ready(url: str) -> bool:
+    try:
+        return requests.get(url, timeout=2).status_code == 200
+    except requests.RequestException:
+        return False

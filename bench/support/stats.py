@@ -6,7 +6,8 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 
 def percentile(values: Sequence[float], pct: float) -> float:
@@ -27,6 +28,21 @@ def median(values: Sequence[float]) -> float:
 
 def ms(seconds: float) -> float:
     return seconds * 1000.0
+
+
+def timed(call: Callable[[], object]) -> float:
+    """The seconds `call()` took."""
+    started = time.perf_counter()
+    call()
+    return time.perf_counter() - started
+
+
+def mean_seconds(call: Callable[[int], object], count: int) -> float:
+    """The mean seconds of `call(i)` for each i below `count`, timed together."""
+    started = time.perf_counter()
+    for i in range(count):
+        call(i)
+    return (time.perf_counter() - started) / count
 
 
 class Counter:
@@ -76,6 +92,42 @@ class Progress:
         else:
             sys.stderr.write(line + "\n")
         sys.stderr.flush()
+
+
+def wait_until(
+    check: Callable[[], bool],
+    within: float,
+    poll: float = 0.1,
+    waiting: Callable[[], str] | None = None,
+) -> bool:
+    """Whether `check()` came to hold within `within` s (asked every `poll` s); `waiting`, if
+    given, says every 5 s what is awaited."""
+    started = said = time.monotonic()
+    while not check():
+        now = time.monotonic()
+        if now > started + within:
+            return False
+        if waiting is not None and now - said >= 5:
+            said = now
+            print(f"{waiting()}, {now - started:.0f} s", file=sys.stderr, flush=True)
+        time.sleep(poll)
+    return True
+
+
+@contextmanager
+def in_background(targets: Iterable[Callable[[threading.Event], object]]) -> Iterator[None]:
+    """Each `target(stop)` in a daemon thread while the block runs; then `stop` is set and each
+    thread given 35 s to end."""
+    stop = threading.Event()
+    threads = [threading.Thread(target=target, args=(stop,), daemon=True) for target in targets]
+    for thread in threads:
+        thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=35)
 
 
 def in_threads(target: Callable[..., object], shares: Iterable[tuple[object, ...]]) -> None:
