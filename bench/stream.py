@@ -272,30 +272,35 @@ class CapacityRun:
         }
         self.pids: list[int] = []
         self.reopened = 0  # streams asked for the games that replaced ended ones
-        self.live: Phase | None = None  # the phase with every stream open
 
     def run(self) -> dict[str, Any]:
-        print(f"[tables] creating {self.s['games']} {self.s['game_type']} games", file=sys.stderr)
-        self.play.create_tables(self.s["games"])
-        self.play.spread(self.s["spread_actions"])
-        self.play.start()
+        s, play = self.s, self.play
+        print(f"[tables] creating {s['games']} {s['game_type']} games", file=sys.stderr)
+        play.create_tables(s["games"])
+        play.spread(s["spread_actions"])
+        play.start()
         try:
-            run_phase("warm-up", self.s["warmup_seconds"], self.play, None)
-            self.quiet_phase()
-            if self.reader is not None:
-                self.streams_phase(self.reader)
+            run_phase("warm-up", s["warmup_seconds"], play, None)
+            quiet = run_phase("no streams", s["phase_seconds"], play, self.reader)
+            self.figures |= phase_figures("quiet", quiet, play)
+            if self.managed:
+                self.figures["server_rss_before_bytes"], self.pids = server_rss()
+            live = self.streams_phase(self.reader) if self.reader else None
         finally:
-            self.play.stop()
+            play.stop()
             final = self.reader.stop() if self.reader else None
-        return self.closing_figures(final)
-
-    def quiet_phase(self) -> None:
-        quiet = run_phase("no streams", self.s["phase_seconds"], self.play, self.reader)
-        self.figures |= phase_figures("quiet", quiet, self.play)
+        if final is not None and live is not None:
+            self.figures |= delivery_figures(final, live)
+        failures = Counter(failure.what.split(":", 1)[0] for failure in play.log.failures)
+        self.figures["failures_whole_run"] = dict(failures)
+        self.figures["rejected_actions"] = play.log.rejected
+        self.figures["games_replaced"] = play.log.replaced
         if self.managed:
-            self.figures["server_rss_before_bytes"], self.pids = server_rss()
+            self.figures["server_processes_restarted"] = server_rss()[1] != self.pids
+        self.figures["load_avg_after"] = load_average()
+        return self.figures
 
-    def streams_phase(self, reader: ReaderProcess) -> None:
+    def streams_phase(self, reader: ReaderProcess) -> Phase:
         streams, concurrency = self.s["streams"], self.s["open_concurrency"]
         per_table = streams // len(self.play.tables)
 
@@ -309,10 +314,10 @@ class CapacityRun:
         self.play.on_replace = reopen  # before the opening: games end during its seconds too
         self.figures["open_seconds"] = round(open_streams(reader, paths, concurrency), 1)
         rss_open = server_rss()[0] if self.managed else 0
-        self.live = run_phase("streams open", self.s["phase_seconds"], self.play, reader)
-        self.figures |= streams_summary(streams, reader.last, self.live)
+        live = run_phase("streams open", self.s["phase_seconds"], self.play, reader)
+        self.figures |= streams_summary(streams, reader.last, live)
         self.figures["streams_reopened"] = self.reopened
-        self.figures |= phase_figures("streams", self.live, self.play)
+        self.figures |= phase_figures("streams", live, self.play)
         self.figures["post_p99_ratio_streams"] = ratio(
             self.figures["streams_post_p99_ms"], self.figures["quiet_post_p99_ms"]
         )
@@ -322,18 +327,7 @@ class CapacityRun:
             rss_before = self.figures["server_rss_before_bytes"]
             per_stream = (rss_with - rss_before) / max(1, reader.last.open_now)
             self.figures["server_bytes_per_stream"] = round(per_stream)
-
-    def closing_figures(self, final: Status | None) -> dict[str, Any]:
-        if final is not None and self.live is not None:
-            self.figures |= delivery_figures(final, self.live)
-        failures = Counter(failure.what.split(":", 1)[0] for failure in self.play.log.failures)
-        self.figures["failures_whole_run"] = dict(failures)
-        self.figures["rejected_actions"] = self.play.log.rejected
-        self.figures["games_replaced"] = self.play.log.replaced
-        if self.managed:
-            self.figures["server_processes_restarted"] = server_rss()[1] != self.pids
-        self.figures["load_avg_after"] = load_average()
-        return self.figures
+        return live
 
 
 def log_findings(log_path: str | None, keep: str | None) -> dict[str, Any]:

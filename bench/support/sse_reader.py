@@ -159,16 +159,10 @@ class Reader:
             self.status.pending += len(paths)  # counted now: the next status sees them
             self.spawn(self.open_all(paths, concurrency))
         elif kind == "status":
-            s = self.counted()
+            p95 = percentile(self.status.lags[-RECENT:], 95)
+            empty = array("d")  # the (large) arrays only in the final status
             self.conn.send(
-                dataclasses.replace(  # everything but the (large) arrays
-                    s,
-                    refusals=Counter(s.refusals),
-                    failed=Counter(s.failed),
-                    recent_p95=percentile(s.lags[-RECENT:], 95),
-                    arrivals=array("d"),
-                    lags=array("d"),
-                )
+                dataclasses.replace(self.counted(), recent_p95=p95, arrivals=empty, lags=empty)
             )
         elif kind == "stop":
             self.done.set()
