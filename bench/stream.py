@@ -1,32 +1,27 @@
 """Thousands of event streams while tables play at a human pace.
 
-`games` four-human St Patrick tables (`game_type`; long games, the clients playing as the
-`basic` bot) are played through the API by `drivers` threads, each table acting every `pace`
-s (bench/support/paced_play.py; a game that ends is replaced). First each table plays a random
-number of actions below `spread_actions` at once, so that rounds end (and the worker deals
-the next) at different times, as at tables that did not all sit down together; about one game
-also has games end (and be replaced) at a steady rate from the first phase on. Then, after
-`warmup_seconds`, in phases of `phase_seconds`:
-  1. no streams: POST /actions latency, and the RSS of the server's processes at its end;
-  2. (`streams` > 0) the streams opened, `open_concurrency` handshakes at a time, per table its
-     4 seat streams (?access_token=) and spectators: the same play again, with delivery
-     latency (arrival less `recorded_at`, events recorded after their stream opened), POST
-     latency, RSS and bytes per stream.
-The streams are read by an asyncio client in a process of its own (bench/support/sse_reader.py).
-The service gets MAX_STREAMS=`max_streams` and MAX_STREAMS_PER_CLIENT=0 (every stream comes
-from one address); `fanout` says who holds the streams (the API's workers, as `make run`
-comes, or Pushpin behind the front door); `nodes` 2 starts `make run NODES=2`. With a started
-service, the CPU of each part of it, and what its log says, are figures too."""
+`games` four-human St Patrick tables are played through the API by `drivers` threads, each
+table acting every `pace` s (bench/support/paced_play.py; a game that ends is replaced), after
+up to `spread_actions` at once so that their rounds and games end at different times, as at
+tables that did not sit down together. After `warmup_seconds`, two phases of `phase_seconds`:
+no streams, then `streams` open (per table its 4 seats' and spectators', read by
+bench/support/sse_reader.py's process): POST latency, delivery latency (arrival less
+`recorded_at`), the server's memory, CPU and log. The service gets MAX_STREAMS=`max_streams`
+and MAX_STREAMS_PER_CLIENT=0 (every stream comes from one address); `fanout` and `nodes` choose
+who holds the streams."""
 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import os
 import random
 import shutil
 import sys
 import time
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +41,10 @@ from bench.support.sse_reader import ReaderProcess, Status
 from bench.support.stats import Progress, ms, ms_percentiles, percentile
 
 REPLACEMENT_WINDOW_S = 2.0  # after a game's replacement: its end, the new game, its streams
-
-
-# --- capacity: thousands of streams while tables play at a human pace -------------------------
+HANDSHAKE_NEIGHBOURHOOD_S = 0.2  # a POST served this near a stream's handshake was among them
+POST_LINE = " cardroom.requests POST /games/<game_id>/actions 201 "
+HANDSHAKE_LINE = " cardroom.requests GET /games/<game_id>/events/stream 200 "
+PROBLEM_MARKS = (" WARNING ", " ERROR ", " CRITICAL ", "[WARNING]", "[ERROR]", "[CRITICAL]")
 
 
 @dataclass
@@ -65,25 +61,11 @@ class Phase:
     reader_cpu_pct: float  # the stream reader's process, % of one CPU
 
 
-@dataclass
-class Sampler:
-    """The reader's latest status, asked once a second by the phase loops."""
-
-    reader: ReaderProcess
-    last: Status = field(default_factory=Status)
-
-    def sample(self) -> Status:
-        self.last = self.reader.status()
-        return self.last
-
-
 def stream_paths(play: PacedPlay, streams: int) -> list[str]:
-    """Per table its seats' streams (with their tokens), then spectators, from its current
-    version; shuffled, so seats and spectators open throughout."""
-    tables = play.tables
-    per_table, extra = divmod(streams, len(tables))
+    """`streams` shared among the tables, shuffled so that seats and spectators open throughout."""
+    per_table, extra = divmod(streams, len(play.tables))
     paths: list[str] = []
-    for i, table in enumerate(tables):
+    for i, table in enumerate(play.tables):
         paths += table_paths(table, per_table + (1 if i < extra else 0))
     random.Random(1).shuffle(paths)
     return paths
@@ -96,65 +78,33 @@ def table_paths(table: Table, count: int) -> list[str]:
     return seats[:count] + [base] * max(0, count - len(seats))
 
 
-@dataclass
-class Reopened:
-    """The streams asked for replacement games, as many as the games that ended took."""
-
-    streams: int = 0
-
-
-def reopen_on_replace(
-    play: PacedPlay, sampler: Sampler, streams: int, concurrency: int
-) -> Reopened:
-    """A game that ends takes its streams with it; its replacement gets as many, so that a
-    long phase keeps the streams it started with."""
-    per_table = streams // len(play.tables)
-    reopened = Reopened()
-
-    def reopen(table: Table) -> None:
-        paths = table_paths(table, per_table)
-        reopened.streams += len(paths)
-        sampler.reader.open(paths, concurrency, ended=table.replaces)
-
-    play.on_replace = reopen
-    return reopened
-
-
-def slowest_near(
-    posts: list[Timed], moments: list[float], window: float = REPLACEMENT_WINDOW_S
-) -> dict[str, float]:
-    """Whether the slowest POSTs (the 1 % above the p99) came in the `window` seconds after
-    one of `moments` (a game's replacement, and the opening of its streams): the share of them
-    that did, and the share of all POSTs sent in such windows (equal shares: the moments do
-    not matter)."""
-    if not posts:
-        return {"slowest_share": float("nan"), "all_share": float("nan")}
-    starts = sorted(moments)
-
-    def near(at: float) -> bool:
-        return any_within(starts, at - window, at)
-
-    p99 = percentile([t.seconds for t in posts], 99)
-    slowest = [t for t in posts if t.seconds > p99]
-    share = sum(near(t.at) for t in slowest) / max(1, len(slowest))
-    return {
-        "slowest_share": round(share, 3),
-        "all_share": round(sum(near(t.at) for t in posts) / len(posts), 3),
-    }
-
-
 def any_within(ordered: list[float], low: float, high: float) -> bool:
     """Whether the sorted `ordered` holds a moment from `low` to `high`."""
     i = bisect.bisect_left(ordered, low)
     return i < len(ordered) and ordered[i] <= high
 
 
+def slowest_near(
+    posts: list[Timed], moments: list[float], window: float = REPLACEMENT_WINDOW_S
+) -> dict[str, float]:
+    """The share of the slowest POSTs (above the p99) sent within `window` s after one of
+    `moments`, and the share of all POSTs that were: equal shares, the moments do not matter."""
+    if not posts:
+        return {"slowest_share": float("nan"), "all_share": float("nan")}
+    starts = sorted(moments)
+    p99 = percentile([t.seconds for t in posts], 99)
+    near = [any_within(starts, t.at - window, t.at) for t in posts]
+    slowest = [is_near for is_near, t in zip(near, posts, strict=True) if t.seconds > p99]
+    return {
+        "slowest_share": round(sum(slowest) / max(1, len(slowest)), 3),
+        "all_share": round(sum(near) / len(posts), 3),
+    }
+
+
 def kept_open(requested: int, f: dict[str, Any]) -> bool:
-    """All the streams open at once in the phase, none given up, and none ended by the server
-    but those of games that ended (each replaced by a game with as many). A sample, once a
-    second, can fall between a game's end and its replacement's handshakes: a game the
-    worker's scoring ends is replaced only when its driver next looks, up to a pace later. So
-    neither the fewest open nor those at the phase's start decide."""
+    """All open at once, none given up, none ended by the server but with their game. The most
+    open decides: a sample can fall between a game's end and its replacement's handshakes (a
+    game the worker's scoring ends is replaced when its driver next looks, a pace later)."""
     return (
         (f["streams_open_max_during_phase"] or 0) >= requested
         and f["streams_dropped"] == 0
@@ -162,13 +112,13 @@ def kept_open(requested: int, f: dict[str, Any]) -> bool:
     )
 
 
-def open_streams(sampler: Sampler, paths: list[str], concurrency: int) -> float:
-    """Opens them all (refused ones are retried by the reader); the seconds it took."""
+def open_streams(reader: ReaderProcess, paths: list[str], concurrency: int) -> float:
+    """Opens them all (the reader retries refusals); the seconds it took."""
     started = time.perf_counter()
-    sampler.reader.open(paths, concurrency)
+    reader.open(paths, concurrency)
 
     def render(elapsed: float) -> str:
-        st = sampler.last
+        st = reader.last
         rate = st.opened / elapsed if elapsed else 0.0
         return (
             f"[open] {st.opened}/{len(paths)}  open now {st.open_now}"
@@ -177,17 +127,18 @@ def open_streams(sampler: Sampler, paths: list[str], concurrency: int) -> float:
         )
 
     with Progress(render):
-        while sampler.sample().pending:
+        while reader.status().pending:
             time.sleep(0.5)
     return time.perf_counter() - started
 
 
-def run_phase(name: str, seconds: float, play: PacedPlay, sampler: Sampler | None) -> Phase:
+def run_phase(name: str, seconds: float, play: PacedPlay, reader: ReaderProcess | None) -> Phase:
+    """`seconds` of play, the reader's status sampled once a second, and the CPU taken."""
     start = time.time()
     busy, steal = server_procs.machine_busy_seconds(), server_procs.machine_steal_seconds()
     server = server_procs.app_processes()
-    reader = [psutil.Process(sampler.reader.process.pid)] if sampler else []
-    server_cpu, reader_cpu = server_procs.cpu_seconds(server), server_procs.cpu_seconds(reader)
+    ours = [psutil.Process(reader.process.pid)] if reader else []
+    server_cpu, reader_cpu = server_procs.cpu_seconds(server), server_procs.cpu_seconds(ours)
     seen: list[Status] = []
 
     def render(elapsed: float) -> str:
@@ -197,8 +148,8 @@ def run_phase(name: str, seconds: float, play: PacedPlay, sampler: Sampler | Non
             f"  POST p50 {ms(percentile(posts, 50)):.0f} ms p99 {ms(percentile(posts, 99)):.0f} ms"
             f"  failures {len(failures_between(play.log, start, time.time()))}"
         )
-        if sampler is not None:
-            st = sampler.last
+        if reader is not None:
+            st = reader.last
             line += (
                 f"  streams open {st.open_now}  events {st.events}  p95 {ms(st.recent_p95):.0f} ms"
             )
@@ -206,34 +157,42 @@ def run_phase(name: str, seconds: float, play: PacedPlay, sampler: Sampler | Non
 
     with Progress(render):
         while time.time() < start + seconds:
-            if sampler is not None:
-                seen.append(sampler.sample())
+            if reader is not None:
+                seen.append(reader.status())
             time.sleep(min(1.0, max(0.0, start + seconds - time.time())))
     end = time.time()
-    cpus = os.cpu_count() or 1
-    busy_pct = 100 * (server_procs.machine_busy_seconds() - busy) / ((end - start) * cpus)
-    steal_pct = 100 * (server_procs.machine_steal_seconds() - steal) / ((end - start) * cpus)
-    server_pct = 100 * server_procs.cpu_used(server_cpu, server_procs.cpu_seconds(server))
-    reader_pct = 100 * server_procs.cpu_used(reader_cpu, server_procs.cpu_seconds(reader))
+    machine = (end - start) * (os.cpu_count() or 1)
     return Phase(
         name,
         start,
         end,
-        # Streams being opened count: a replaced game's are, for the moment between its
-        # old streams' end and its new ones' handshake.
+        # Streams being opened count: a replaced game's are, between its old streams' end and
+        # its new ones' handshakes.
         open_min=min((st.open_now + st.pending for st in seen), default=None),
         open_first=seen[0].open_now + seen[0].pending if seen else None,
         open_max=max((st.open_now for st in seen), default=None),
-        busy_pct=round(busy_pct, 1),
-        steal_pct=round(steal_pct, 1),
-        server_cpu_pct=round(server_pct / (end - start), 1),
-        reader_cpu_pct=round(reader_pct / (end - start), 1),
+        busy_pct=percent(server_procs.machine_busy_seconds() - busy, machine),
+        steal_pct=percent(server_procs.machine_steal_seconds() - steal, machine),
+        server_cpu_pct=percent(
+            server_procs.cpu_used(server_cpu, server_procs.cpu_seconds(server)), end - start
+        ),
+        reader_cpu_pct=percent(
+            server_procs.cpu_used(reader_cpu, server_procs.cpu_seconds(ours)), end - start
+        ),
     )
 
 
+def percent(cpu_seconds: float, seconds: float) -> float:
+    return round(100 * cpu_seconds / seconds, 1)
+
+
+def ratio(a: float, b: float) -> float:
+    return round(a / b, 2) if b else float("nan")
+
+
 def server_rss() -> tuple[int, list[int]]:
-    """RSS of the server's processes together (this bench's descendants running gunicorn or
-    the RQ workers), and their pids (a changed set means a worker was restarted)."""
+    """RSS of the server's processes together, and their pids (a changed set means a worker
+    was restarted)."""
     procs = server_procs.app_processes()
     return server_procs.total_rss(procs), sorted(p.pid for p in procs)
 
@@ -263,113 +222,6 @@ def phase_figures(prefix: str, phase: Phase, play: PacedPlay) -> dict[str, Any]:
     }
 
 
-def delivery_figures(final: Status, phase: Phase) -> dict[str, Any]:
-    lags = [
-        lag
-        for at, lag in zip(final.arrivals, final.lags, strict=True)
-        if phase.start <= at < phase.end
-    ]
-    return {
-        "delivered_events": len(lags),
-        **ms_percentiles("delivery", lags, 50, 95, 99),
-        "delivery_max_ms": round(ms(max(lags, default=float("nan"))), 1),
-    }
-
-
-def ratio(a: float, b: float) -> float:
-    return round(a / b, 2) if b else float("nan")
-
-
-class CapacityRun:
-    """Phases 1-3 of the docstring, in one run. `managed`: the bench started the service, so
-    its processes are ours to measure."""
-
-    def __init__(self, s: Settings, url: str, managed: bool) -> None:
-        self.s = s
-        self.managed = managed
-        pace = s["pace"]
-        self.play = PacedPlay(url, s["game_type"], s["policy"], pace, s["drivers"], s["seed"])
-        self.reader = ReaderProcess(url, s["reader_nice"]) if s["streams"] else None
-        self.sampler = Sampler(self.reader) if self.reader else None
-        self.figures: dict[str, Any] = {
-            "game_type": s["game_type"],
-            "tables": s["games"],
-            "pace_s": pace,
-            "drivers": s["drivers"],
-            "spread_actions": s["spread_actions"],
-            "phase_s": s["phase_seconds"],
-            "reader_nice": s["reader_nice"],
-            "load_avg_before": load_average(),
-        }
-        self.pids: list[int] = []
-        self.rss_before = 0
-        self.live: Phase | None = None  # the phase with every stream open
-
-    def run(self) -> dict[str, Any]:
-        print(f"[tables] creating {self.s['games']} {self.s['game_type']} games", file=sys.stderr)
-        self.play.create_tables(self.s["games"])
-        self.play.spread(self.s["spread_actions"])
-        self.play.start()
-        final = None
-        try:
-            run_phase("warm-up", self.s["warmup_seconds"], self.play, None)
-            quiet = self.quiet_phase()
-            if self.s["streams"]:
-                self.streams_phase(quiet)
-        finally:
-            self.play.stop()
-            final = self.reader.stop() if self.reader else None
-        return self.closing_figures(final)
-
-    def quiet_phase(self) -> Phase:
-        quiet = run_phase("no streams", self.s["phase_seconds"], self.play, self.sampler)
-        self.figures |= phase_figures("quiet", quiet, self.play)
-        if self.managed:
-            self.rss_before, self.pids = server_rss()
-            self.figures["server_rss_before_bytes"] = self.rss_before
-        return quiet
-
-    def streams_phase(self, quiet: Phase) -> Phase:
-        assert self.sampler is not None
-        paths = stream_paths(self.play, self.s["streams"])
-        # Before the opening, which takes seconds: games end meanwhile too.
-        reopened = reopen_on_replace(
-            self.play, self.sampler, self.s["streams"], self.s["open_concurrency"]
-        )
-        seconds = open_streams(self.sampler, paths, self.s["open_concurrency"])
-        self.figures["open_seconds"] = round(seconds, 1)
-        rss_open = server_rss()[0] if self.managed else 0
-        live = run_phase("streams open", self.s["phase_seconds"], self.play, self.sampler)
-        self.figures |= streams_summary(self.s["streams"], self.sampler.last, live)
-        self.figures["streams_reopened"] = reopened.streams
-        self.figures |= phase_figures("streams", live, self.play)
-        self.figures["post_p99_ratio_streams"] = ratio(
-            self.figures["streams_post_p99_ms"], self.figures["quiet_post_p99_ms"]
-        )
-        if self.managed:
-            rss_with = max(rss_open, server_rss()[0])
-            self.figures["server_rss_with_streams_bytes"] = rss_with
-            per_stream = (rss_with - self.rss_before) / max(1, self.sampler.last.open_now)
-            self.figures["server_bytes_per_stream"] = round(per_stream)
-        self.live = live
-        return live
-
-    def closing_figures(self, final: Status | None) -> dict[str, Any]:
-        if final is not None and self.live is not None:
-            self.figures |= delivery_figures(final, self.live)
-        self.figures["failures_whole_run"] = failure_kinds(self.play)
-        self.figures["rejected_actions"] = self.play.log.rejected
-        self.figures["games_replaced"] = self.play.log.replaced
-        if self.managed:
-            self.figures["server_processes_restarted"] = server_rss()[1] != self.pids
-        self.figures["load_avg_after"] = load_average()
-        return self.figures
-
-
-def load_average() -> str:
-    return "/".join(f"{x:.2f}" for x in os.getloadavg())
-
-
 def streams_summary(requested: int, status: Status, live: Phase) -> dict[str, Any]:
     return {
         "streams_requested": requested,
@@ -385,15 +237,97 @@ def streams_summary(requested: int, status: Status, live: Phase) -> dict[str, An
     }
 
 
-def failure_kinds(play: PacedPlay) -> dict[str, int]:
-    kinds: dict[str, int] = {}
-    for failure in play.log.failures:
-        kind = failure.what.split(":", 1)[0]
-        kinds[kind] = kinds.get(kind, 0) + 1
-    return kinds
+def delivery_figures(final: Status, phase: Phase) -> dict[str, Any]:
+    timed = zip(final.arrivals, final.lags, strict=True)
+    lags = [lag for at, lag in timed if phase.start <= at < phase.end]
+    return {
+        "delivered_events": len(lags),
+        **ms_percentiles("delivery", lags, 50, 95, 99),
+        "delivery_max_ms": round(ms(max(lags, default=float("nan"))), 1),
+    }
 
 
-PROBLEM_MARKS = (" WARNING ", " ERROR ", " CRITICAL ", "[WARNING]", "[ERROR]", "[CRITICAL]")
+def load_average() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+class CapacityRun:
+    """The docstring's phases in one run. `managed`: the bench started the service, so its
+    processes are ours to measure."""
+
+    def __init__(self, s: Settings, url: str, managed: bool) -> None:
+        self.s = s
+        self.managed = managed
+        self.play = PacedPlay(url, s["game_type"], s["policy"], s["pace"], s["drivers"], s["seed"])
+        self.reader = ReaderProcess(url, s["reader_nice"]) if s["streams"] else None
+        self.figures: dict[str, Any] = {
+            "game_type": s["game_type"],
+            "tables": s["games"],
+            "pace_s": s["pace"],
+            "drivers": s["drivers"],
+            "spread_actions": s["spread_actions"],
+            "phase_s": s["phase_seconds"],
+            "reader_nice": s["reader_nice"],
+            "load_avg_before": load_average(),
+        }
+        self.pids: list[int] = []
+        self.reopened = 0  # streams asked for the games that replaced ended ones
+
+    def run(self) -> dict[str, Any]:
+        s, play = self.s, self.play
+        print(f"[tables] creating {s['games']} {s['game_type']} games", file=sys.stderr)
+        play.create_tables(s["games"])
+        play.spread(s["spread_actions"])
+        play.start()
+        try:
+            run_phase("warm-up", s["warmup_seconds"], play, None)
+            quiet = run_phase("no streams", s["phase_seconds"], play, self.reader)
+            self.figures |= phase_figures("quiet", quiet, play)
+            if self.managed:
+                self.figures["server_rss_before_bytes"], self.pids = server_rss()
+            live = self.streams_phase(self.reader) if self.reader else None
+        finally:
+            play.stop()
+            final = self.reader.stop() if self.reader else None
+        if final is not None and live is not None:
+            self.figures |= delivery_figures(final, live)
+        failures = Counter(failure.what.split(":", 1)[0] for failure in play.log.failures)
+        self.figures["failures_whole_run"] = dict(failures)
+        self.figures["rejected_actions"] = play.log.rejected
+        self.figures["games_replaced"] = play.log.replaced
+        if self.managed:
+            self.figures["server_processes_restarted"] = server_rss()[1] != self.pids
+        self.figures["load_avg_after"] = load_average()
+        return self.figures
+
+    def streams_phase(self, reader: ReaderProcess) -> Phase:
+        streams, concurrency = self.s["streams"], self.s["open_concurrency"]
+        per_table = streams // len(self.play.tables)
+
+        def reopen(table: Table) -> None:
+            """A game that ends takes its streams with it; its replacement gets as many."""
+            paths = table_paths(table, per_table)
+            self.reopened += len(paths)
+            reader.open(paths, concurrency, ended=table.replaces)
+
+        paths = stream_paths(self.play, streams)
+        self.play.on_replace = reopen  # before the opening: games end during its seconds too
+        self.figures["open_seconds"] = round(open_streams(reader, paths, concurrency), 1)
+        rss_open = server_rss()[0] if self.managed else 0
+        live = run_phase("streams open", self.s["phase_seconds"], self.play, reader)
+        self.figures |= streams_summary(streams, reader.last, live)
+        self.figures["streams_reopened"] = self.reopened
+        self.figures |= phase_figures("streams", live, self.play)
+        self.figures["post_p99_ratio_streams"] = ratio(
+            self.figures["streams_post_p99_ms"], self.figures["quiet_post_p99_ms"]
+        )
+        if self.managed:
+            rss_with = max(rss_open, server_rss()[0])
+            self.figures["server_rss_with_streams_bytes"] = rss_with
+            rss_before = self.figures["server_rss_before_bytes"]
+            per_stream = (rss_with - rss_before) / max(1, reader.last.open_now)
+            self.figures["server_bytes_per_stream"] = round(per_stream)
+        return live
 
 
 def log_findings(log_path: str | None, keep: str | None) -> dict[str, Any]:
@@ -414,32 +348,35 @@ def log_findings(log_path: str | None, keep: str | None) -> dict[str, Any]:
     }
 
 
-POST_LINE = " cardroom.requests POST /games/<game_id>/actions 201 "
-HANDSHAKE_LINE = " cardroom.requests GET /games/<game_id>/events/stream 200 "
-HANDSHAKE_NEIGHBOURHOOD_S = 0.2  # a POST served this near a stream's handshake was among them
+def traceback_at(lines: list[str], first: int) -> str:
+    """The traceback starting at line `first`, up to its exception line, with the line
+    before it (usually the log message that printed it)."""
+    end = first + 1
+    while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end].strip()):
+        end += 1
+    return "\n".join(lines[max(0, first - 1) : end + 1])
 
 
 def server_side_posts(log_path: str | None, figures: dict[str, Any]) -> dict[str, Any]:
-    """POST action p99 as the server timed it (its request log), in each phase's window: the
-    client's figure also holds the client's own waits for a CPU on this shared machine. In the
-    streams phase, also the p99 of the POSTs served among streams' handshakes (a replacement's
-    crowd of spectators) and of the rest."""
+    """POST action p99 as the server timed it, in each phase's window (the client's figure
+    also holds its own waits for a CPU on this shared machine); in the streams phase, also
+    the p99 of the POSTs served among streams' handshakes and of the rest."""
     if not log_path or not Path(log_path).exists():
         return {}
     lines = Path(log_path).read_text(errors="replace").splitlines()
-    posts, handshakes = timed_lines(lines, POST_LINE), timed_lines(lines, HANDSHAKE_LINE)
-    start, end = figures.get("quiet_window", (0.0, 0.0))
-    phases = {"quiet": [took for when, took in posts if start <= when <= end]}
-    start, end = figures.get("streams_window", (0.0, 0.0))
-    among_streams = [(when, took) for when, took in posts if start <= when <= end]
-    phases["streams"] = [took for _, took in among_streams]
+    posts = timed_lines(lines, POST_LINE)
+    in_phase: dict[str, list[tuple[float, float]]] = {}
+    for prefix in ("quiet", "streams"):
+        start, end = figures.get(f"{prefix}_window", (0.0, 0.0))
+        in_phase[prefix] = [(when, took) for when, took in posts if start <= when <= end]
     found: dict[str, Any] = {
-        f"{prefix}_server_post_p99_ms": round(ms(percentile(took, 99)), 1)
-        for prefix, took in phases.items()
-        if took
+        f"{prefix}_server_post_p99_ms": round(ms(percentile([t for _, t in timed], 99)), 1)
+        for prefix, timed in in_phase.items()
+        if timed
     }
-    if among_streams:
-        found.update(posts_by_handshakes(among_streams, [when for when, _ in handshakes]))
+    if in_phase["streams"]:
+        handshakes = [when for when, _ in timed_lines(lines, HANDSHAKE_LINE)]
+        found |= posts_by_handshakes(in_phase["streams"], handshakes)
     if "quiet_server_post_p99_ms" in found and "streams_server_post_p99_ms" in found:
         found["server_post_p99_ratio_streams"] = ratio(
             found["streams_server_post_p99_ms"], found["quiet_server_post_p99_ms"]
@@ -451,49 +388,31 @@ def timed_lines(lines: list[str], marker: str) -> list[tuple[float, float]]:
     """(when logged, seconds taken) of the request log's lines that hold `marker`."""
     timed: list[tuple[float, float]] = []
     for line in lines:
-        if marker not in line:
-            continue
-        stamp, took = line[:23], line.split(marker, 1)[1].split("ms", 1)[0]
-        try:
-            when = time.mktime(time.strptime(stamp[:19], "%Y-%m-%d %H:%M:%S"))
-            timed.append((when + int(stamp[20:23]) / 1000, float(took) / 1000))
-        except ValueError:
-            continue
+        if marker in line:
+            with contextlib.suppress(ValueError):
+                when = datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
+                timed.append((when, float(line.split(marker, 1)[1].split("ms", 1)[0]) / 1000))
     return timed
 
 
 def posts_by_handshakes(
     posts: list[tuple[float, float]], handshakes: list[float]
 ) -> dict[str, Any]:
-    """The p99 of the POSTs served within HANDSHAKE_NEIGHBOURHOOD_S of a stream's handshake and
-    of the others, and the share of the POSTs that were: what a crowd of handshakes costs the
-    actions, told apart from what the open streams cost them."""
+    """The share of the POSTs served within HANDSHAKE_NEIGHBOURHOOD_S of a stream's handshake,
+    and the p99 of those and of the rest: what a crowd of handshakes (a replacement's
+    spectators) costs the actions, apart from what the open streams cost them."""
     logged = sorted(handshakes)
-
-    def near(when: float, took: float) -> bool:
-        around = HANDSHAKE_NEIGHBOURHOOD_S
-        return any_within(logged, when - took - around, when + around)
-
-    split: dict[bool, list[float]] = {True: [], False: []}
+    around = HANDSHAKE_NEIGHBOURHOOD_S
+    split: dict[str, list[float]] = {"near_handshakes": [], "apart": []}
     for when, took in posts:
-        split[near(when, took)].append(took)
-    found: dict[str, Any] = {
-        "streams_server_posts_near_handshakes_share": round(len(split[True]) / len(posts), 3)
-    }
-    for is_near, name in ((True, "near_handshakes"), (False, "apart")):
-        if split[is_near]:
-            p99 = ms(percentile(split[is_near], 99))
-            found[f"streams_server_post_p99_{name}_ms"] = round(p99, 1)
+        is_near = any_within(logged, when - took - around, when + around)
+        split["near_handshakes" if is_near else "apart"].append(took)
+    share = round(len(split["near_handshakes"]) / len(posts), 3)
+    found: dict[str, Any] = {"streams_server_posts_near_handshakes_share": share}
+    for name, served in split.items():
+        if served:
+            found[f"streams_server_post_p99_{name}_ms"] = round(ms(percentile(served, 99)), 1)
     return found
-
-
-def traceback_at(lines: list[str], first: int) -> str:
-    """The traceback starting at line `first`, up to its exception line, with the line
-    before it (usually the log message that printed it)."""
-    end = first + 1
-    while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end].strip()):
-        end += 1
-    return "\n".join(lines[max(0, first - 1) : end + 1])
 
 
 def run(context: Context, s: Settings) -> Figures:
@@ -514,8 +433,7 @@ def run(context: Context, s: Settings) -> Figures:
 
 
 def service_env(s: Settings) -> dict[str, str]:
-    """Every stream comes from one address: no per-client cap. NODES=2 holds the streams on
-    Pushpin behind its front door, whatever `fanout` says."""
+    """NODES=2 holds the streams on Pushpin behind its front door, whatever `fanout` says."""
     shape = {"NODES": str(s["nodes"])} if s["nodes"] > 1 else {"FANOUT": s["fanout"]}
     return {"MAX_STREAMS": str(s["max_streams"]), "MAX_STREAMS_PER_CLIENT": "0", **shape}
 

@@ -1,21 +1,11 @@
 """Thousands of Server-Sent Event streams read by one asyncio loop in a process of its own.
 
-bench/stream.py starts it with `ReaderProcess(url)`: the reader must not share a process with
-the bench's drivers (the GIL) nor, at 10,000 sockets, its descriptor limit with the server's.
-Streams are plain asyncio sockets speaking HTTP/1.0 (no chunked framing), each read by a
-protocol's callback (no stream reader or task woken per event: at 10,000 streams the reader's
-own CPU competes with the server's on the same machine): each `data:` line's `recorded_at` is
-compared with the arrival time.
-
-The parent commands it over a Pipe, one tuple per message:
-  ("open", paths, concurrency[, ended])
-                                     open these streams, `concurrency` handshakes at a time;
-                                     a refusal (503, Retry-After) is counted and retried.
-                                     `ended`: the id of a game that ended, whose streams the
-                                     server ended with it (the others it ended before their
-                                     game's GameEnded came on them are `dropped`)
-  ("status",)                        -> a Status
-  ("stop",)                          -> the final Status with its samples; the process ends
+A process of its own: the reader must share neither the GIL with the bench's drivers nor, at
+10,000 sockets, its descriptor limit with the server's. Plain asyncio sockets speaking HTTP/1.0
+(no chunked framing), each event handled in its protocol's callback: at 10,000 streams the
+reader's CPU competes with the server's. An event's delivery is its arrival less its
+`recorded_at` (a notice's `at`). The parent commands it over a Pipe: ("open", paths,
+concurrency, ended), ("status",) answered with a Status, ("stop",) answered with the final one.
 """
 
 from __future__ import annotations
@@ -44,7 +34,6 @@ OPEN_TIMEOUT = 30.0  # connect + response head
 OPEN_ATTEMPTS = 20  # tries per stream while refused (503)
 HEAD_LIMIT = 64 * 1024
 RECENT = 2000
-# When a message was made: an event's `recorded_at`, or a player's notice's `at`.
 RECORDED_AT = re.compile(rb'"(?:recorded_)?at":\s*"([^"]+)"')
 GAME_ENDED = b"event: GameEnded"
 
@@ -59,20 +48,12 @@ class Status:
     refusals: Counter[str] = field(default_factory=Counter)  # non-200 answers, by status
     failed: Counter[str] = field(default_factory=Counter)  # streams given up on, by reason
     ended: int = 0  # open streams the server closed (the game ended, or worse)
-    first_ended_at: float = float("inf")  # epoch s when the server closed the first of them
     dropped: int = 0  # of those, without GameEnded on them, of games the bench did not end
     events: int = 0  # live events received (after their stream opened)
     backlog: int = 0  # events recorded before their stream opened (not timed)
     recent_p95: float = float("nan")  # lag p95 of the last RECENT events, s (for progress)
     arrivals: array[float] = field(default_factory=lambda: array("d"))  # epoch s, one per event
     lags: array[float] = field(default_factory=lambda: array("d"))  # arrival - recorded_at, s
-
-
-def raise_open_files_limit() -> int:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return hard
 
 
 def game_of(path: str) -> str:
@@ -154,7 +135,6 @@ class Reader:
         self.port = parts.port or 80
         self.conn = conn
         self.status = Status()
-        self.transports: set[asyncio.BaseTransport] = set()  # the streams'
         self.tasks: set[asyncio.Task[None]] = set()
         # Streams the server closed before their game's GameEnded came on them, per game: a
         # stream opened just as its game ended gets none (the bench then says it ended).
@@ -162,8 +142,6 @@ class Reader:
         self.ended_games: set[str] = set()  # games the bench said had ended
         self.done = asyncio.Event()
         self.parent_gone = False
-
-    # --- commands --------------------------------------------------------------------------
 
     def on_command(self) -> None:
         try:
@@ -175,37 +153,31 @@ class Reader:
             return
         kind = command[0]
         if kind == "open":
-            if len(command) > 3 and command[3] is not None:
-                self.ended_games.add(command[3])
-            self.status.pending += len(command[1])  # counted now: the next status sees them
-            self.spawn(self.open_all(command[1], command[2]))
+            _, paths, concurrency, ended = command
+            if ended is not None:
+                self.ended_games.add(ended)
+            self.status.pending += len(paths)  # counted now: the next status sees them
+            self.spawn(self.open_all(paths, concurrency))
         elif kind == "status":
-            self.conn.send(self.snapshot())
+            p95 = percentile(self.status.lags[-RECENT:], 95)
+            empty = array("d")  # the (large) arrays only in the final status
+            self.conn.send(
+                dataclasses.replace(self.counted(), recent_p95=p95, arrivals=empty, lags=empty)
+            )
         elif kind == "stop":
             self.done.set()
 
-    def snapshot(self) -> Status:
-        s = self.status
-        self.count_dropped()
-        p95 = percentile(s.lags[-RECENT:], 95)
-        return dataclasses.replace(  # everything but the (large) arrays
-            s, refusals=Counter(s.refusals), failed=Counter(s.failed), recent_p95=p95,
-            arrivals=array("d"), lags=array("d"),
-        )  # fmt: skip
-
-    def count_dropped(self) -> None:
-        """Counted when asked, not as streams close: the bench may hear that a game ended
-        after the server has ended its streams."""
-        self.status.dropped = sum(
-            n for game, n in self.cut_by_game.items() if game not in self.ended_games
-        )
+    def counted(self) -> Status:
+        """The status with its dropped streams counted when asked, not as streams close: the
+        bench may hear that a game ended after the server has ended its streams."""
+        cut = self.cut_by_game.items()
+        self.status.dropped = sum(n for game, n in cut if game not in self.ended_games)
+        return self.status
 
     def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
-
-    # --- streams ---------------------------------------------------------------------------
 
     async def open_all(self, paths: list[str], concurrency: int) -> None:
         gate = asyncio.Semaphore(concurrency)
@@ -214,47 +186,42 @@ class Reader:
             self.spawn(self.stream(path, gate))
 
     async def stream(self, path: str, gate: asyncio.Semaphore) -> None:
-        opened = await self.open_stream(path, gate)
+        try:
+            opened = await self.open_stream(path)
+        finally:
+            gate.release()  # held only for the handshakes (and the waits after refusals)
         self.status.pending -= 1
         if opened is None:
             return
+        assert opened.transport is not None
         self.status.open_now += 1
         self.status.opened += 1
-        transport = opened.transport
-        assert transport is not None
-        self.transports.add(transport)
         try:
             await opened.closed
         finally:
             self.status.open_now -= 1
-            self.transports.discard(transport)
-            transport.close()
+            opened.transport.close()
         if not self.done.is_set():
             self.status.ended += 1
-            self.status.first_ended_at = min(self.status.first_ended_at, time.time())
             if not opened.saw_game_end:
                 self.cut_by_game[game_of(path)] += 1
 
-    async def open_stream(self, path: str, gate: asyncio.Semaphore) -> StreamProtocol | None:
-        """The open stream, or None when given up; holds `gate` only for the handshakes (and
-        the waits after refusals), so at most `concurrency` are under way."""
-        try:
-            for _ in range(OPEN_ATTEMPTS):
-                try:
-                    opened = await asyncio.wait_for(self.handshake(path), OPEN_TIMEOUT)
-                except TimeoutError:
-                    self.status.failed["timeout"] += 1
-                    return None
-                except OSError as error:
-                    self.status.failed[type(error).__name__] += 1
-                    return None
-                if isinstance(opened, StreamProtocol):
-                    return opened
-                await asyncio.sleep(opened)  # refused: Retry-After
-            self.status.failed["refused every time"] += 1
-            return None
-        finally:
-            gate.release()
+    async def open_stream(self, path: str) -> StreamProtocol | None:
+        """The open stream, or None when given up; a refusal waits its Retry-After."""
+        for _ in range(OPEN_ATTEMPTS):
+            try:
+                opened = await asyncio.wait_for(self.handshake(path), OPEN_TIMEOUT)
+            except TimeoutError:
+                self.status.failed["timeout"] += 1
+                return None
+            except OSError as error:
+                self.status.failed[type(error).__name__] += 1
+                return None
+            if isinstance(opened, StreamProtocol):
+                return opened
+            await asyncio.sleep(opened)
+        self.status.failed["refused every time"] += 1
+        return None
 
     async def handshake(self, path: str) -> StreamProtocol | float:
         """The open stream, or how long to wait before retrying (it was refused)."""
@@ -282,22 +249,17 @@ class Reader:
         self.status.arrivals.append(arrived)
         self.status.lags.append(arrived - recorded)
 
-    # --- running ---------------------------------------------------------------------------
-
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
         loop.add_reader(self.conn.fileno(), self.on_command)
         await self.done.wait()
         if not self.parent_gone:
             loop.remove_reader(self.conn.fileno())
-        for transport in list(self.transports):
-            transport.close()
         for task in list(self.tasks):
-            task.cancel()
+            task.cancel()  # a stream's closes its socket
         await asyncio.gather(*self.tasks, return_exceptions=True)
         if not self.parent_gone:
-            self.count_dropped()
-            self.conn.send(self.status)
+            self.conn.send(self.counted())
 
 
 def retry_after(head: bytes) -> float:
@@ -312,43 +274,44 @@ def retry_after(head: bytes) -> float:
 
 
 def serve(url: str, conn: Connection, niceness: int = 0) -> None:
-    """The reader process's main; `niceness` above 0 lowers its priority (see ReaderProcess)."""
-    raise_open_files_limit()
+    """The reader process's main, with as many descriptors as the machine allows."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if niceness:
         os.nice(niceness)
     asyncio.run(Reader(url, conn).run())
 
 
 class ReaderProcess:
-    """The parent's handle on a reader process."""
+    """The parent's handle on a reader process; `last` is the latest status asked for.
+    `niceness` > 0: the reader yields the CPU to the server it measures whenever both want
+    it, as clients on other machines would (its own delays then count in delivery)."""
 
     def __init__(self, url: str, niceness: int = 0) -> None:
-        """`niceness` > 0: the reader yields the CPU to the server it measures whenever both
-        want it, as clients on other machines would (its own delays then count in delivery)."""
         context = multiprocessing.get_context("spawn")  # no copy of the parent's threads
         self._conn, child = context.Pipe()
         self._lock = threading.Lock()  # one exchange at a time (the progress line asks too)
         self.process = context.Process(target=serve, args=(url, child, niceness), name="sse-reader")
         self.process.start()
         child.close()
+        self.last = Status()
 
     def open(self, paths: list[str], concurrency: int, ended: str | None = None) -> None:
         """Opens `paths`; `ended`: the game that ended and whose place they take, if any."""
-        self._send(("open", paths, concurrency, ended))
+        with self._lock:
+            self._conn.send(("open", paths, concurrency, ended))
 
     def status(self) -> Status:
-        return self._ask(("status",))
+        self.last = self._ask(("status",))
+        return self.last
 
     def stop(self) -> Status:
         final = self._ask(("stop",))
         self.process.join(30)
         return final
 
-    def _send(self, command: tuple[Any, ...]) -> None:
-        with self._lock:
-            self._conn.send(command)
-
-    def _ask(self, command: tuple[Any, ...]) -> Status:
+    def _ask(self, command: tuple[str]) -> Status:
         with self._lock:
             self._conn.send(command)
             status: Status = self._conn.recv()
