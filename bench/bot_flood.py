@@ -12,12 +12,13 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.players import Api
-from bench.support.stats import ms, percentile
+from bench.support.stats import in_background, ms, percentile
 from domain.kit.templates import action_from_template
 
 FLOODER, PLAYER = "127.0.0.2", "127.0.0.1"
@@ -72,11 +73,12 @@ def play(url: str, seconds: float, seed: int) -> list[float]:
     return responses
 
 
-def flood(url: str, scripted: int, seed: int, stop: threading.Event) -> Counter[str]:
-    """Starts the flooder's threads; their answers, counted, until `stop`."""
-    statuses: Counter[str] = Counter()
+def flooders(
+    url: str, scripted: int, seed: int, statuses: Counter[str]
+) -> Sequence[Callable[[threading.Event], None]]:
+    """The flooder's threads, each counting its answers in `statuses` until its `stop`."""
 
-    def bot_tables(leave: bool) -> None:
+    def bot_tables(leave: bool, stop: threading.Event) -> None:
         api = Api(url, source=FLOODER)
         seats = [{"kind": "human", "name": "gone"}, *[STRONG] * 4] if leave else [STRONG] * 5
         while not stop.wait(2.0):
@@ -86,7 +88,7 @@ def flood(url: str, scripted: int, seed: int, stop: threading.Event) -> Counter[
                 status = api.call("POST", path, token, json={})[0].status_code
             statuses[f"{'left at once' if leave else 'bot table'} {status}"] += 1
 
-    def script(seed: int) -> None:
+    def script(seed: int, stop: threading.Event) -> None:
         api, rng = Api(url, source=FLOODER), random.Random(seed)
         while not stop.is_set():
             status, body = table(api, [{"kind": "human", "name": "script"}, *[STRONG] * 4])
@@ -100,20 +102,15 @@ def flood(url: str, scripted: int, seed: int, stop: threading.Event) -> Counter[
             ] != "finished":
                 statuses[f"scripted action {act(api, game, token, view, rng)}"] += 1
 
-    threads = [threading.Thread(target=bot_tables, args=(leave,)) for leave in (False, True)]
-    threads += [threading.Thread(target=script, args=(seed + i,)) for i in range(scripted)]
-    for thread in threads:
-        thread.daemon = True
-        thread.start()
-    return statuses
+    tables = [partial(bot_tables, leave) for leave in (False, True)]
+    return tables + [partial(script, seed + i) for i in range(scripted)]
 
 
 def run(context: Context, s: Settings) -> Figures:
     quiet = play(context.url, s["quiet_seconds"], s["seed"])
-    stop = threading.Event()
-    statuses = flood(context.url, s["scripted"], s["seed"], stop)
-    flooded = play(context.url, s["seconds"], s["seed"])
-    stop.set()
+    statuses: Counter[str] = Counter()
+    with in_background(flooders(context.url, s["scripted"], s["seed"], statuses)):
+        flooded = play(context.url, s["seconds"], s["seed"])
     figures: Figures = {}
     for name, responses in (("quiet", quiet), ("flood", flooded)):
         figures |= {f"{name}_responses": len(responses),

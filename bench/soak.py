@@ -25,14 +25,14 @@ import redis
 import requests
 from rq import Queue
 
-from bench.stream import load_average, log_findings, table_paths
+from bench.stream import table_paths
 from bench.support.benchmark import Benchmark, Context, Figures, Goal, Settings
 from bench.support.paced_play import BadAnswer, Failure, PacedPlay, Table, Timed, posts_between
 from bench.support.players import Api
 from bench.support.server_procs import rss_by_process
-from bench.support.service import embedded_redis_url
+from bench.support.service import log_findings
 from bench.support.sse_reader import ReaderProcess, Status
-from bench.support.stats import ms_percentiles
+from bench.support.stats import load_average, ms_percentiles
 from domain.kit.templates import action_from_template
 
 GAME_TYPES = ("trick_and_snipers", "st_patrick", "ouroboros_trick", "saint_poker")
@@ -167,7 +167,7 @@ class Soak:
         redis_url = os.environ.get("REDIS_URL")
         queue = os.environ.get("RQ_QUEUE", "cardroom")  # a server of yours needs RATE_LIMITS=off
         if self.service is not None:
-            redis_url = redis_url or embedded_redis_url(self.service.data_dir or "")
+            redis_url = self.service.redis_url
             queue = service_env(s)["RQ_QUEUE"]
         self.queue = Queue(queue, connection=redis.Redis.from_url(redis_url)) if redis_url else None
         self.play = SoakPlay(context.url, s)
@@ -276,9 +276,8 @@ class Soak:
             "streams_ended_by_server": final.ended,  # their game ended
             "events_delivered": final.events,
         }
-        arrivals = list(zip(final.arrivals, final.lags, strict=True))
         for name, (low, high) in (("first", first), ("last", last)):
-            delivery = [lag for at, lag in arrivals if low <= at < high]
+            delivery = final.lags_between(low, high)
             figures |= ms_percentiles(f"{name}_minute_delivery", delivery, 99)
         if self.service is not None:
             figures |= log_findings(self.service.log_path, self.s["keep_log"])

@@ -16,7 +16,6 @@ import bisect
 import contextlib
 import os
 import random
-import shutil
 import sys
 import time
 from collections import Counter
@@ -37,14 +36,14 @@ from bench.support.paced_play import (
     posts_between,
     probes_between,
 )
+from bench.support.service import log_findings
 from bench.support.sse_reader import ReaderProcess, Status
-from bench.support.stats import Progress, ms, ms_percentiles, percentile
+from bench.support.stats import Progress, load_average, ms, ms_percentiles, percentile
 
 REPLACEMENT_WINDOW_S = 2.0  # after a game's replacement: its end, the new game, its streams
 HANDSHAKE_NEIGHBOURHOOD_S = 0.2  # a POST served this near a stream's handshake was among them
 POST_LINE = " cardroom.requests POST /games/<game_id>/actions 201 "
 HANDSHAKE_LINE = " cardroom.requests GET /games/<game_id>/events/stream 200 "
-PROBLEM_MARKS = (" WARNING ", " ERROR ", " CRITICAL ", "[WARNING]", "[ERROR]", "[CRITICAL]")
 
 
 @dataclass
@@ -238,17 +237,12 @@ def streams_summary(requested: int, status: Status, live: Phase) -> dict[str, An
 
 
 def delivery_figures(final: Status, phase: Phase) -> dict[str, Any]:
-    timed = zip(final.arrivals, final.lags, strict=True)
-    lags = [lag for at, lag in timed if phase.start <= at < phase.end]
+    lags = final.lags_between(phase.start, phase.end)
     return {
         "delivered_events": len(lags),
         **ms_percentiles("delivery", lags, 50, 95, 99),
         "delivery_max_ms": round(ms(max(lags, default=float("nan"))), 1),
     }
-
-
-def load_average() -> str:
-    return "/".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 class CapacityRun:
@@ -328,33 +322,6 @@ class CapacityRun:
             per_stream = (rss_with - rss_before) / max(1, reader.last.open_now)
             self.figures["server_bytes_per_stream"] = round(per_stream)
         return live
-
-
-def log_findings(log_path: str | None, keep: str | None) -> dict[str, Any]:
-    """Warnings, errors and tracebacks in the started service's log (copied to `keep`)."""
-    if not log_path or not Path(log_path).exists():
-        return {}
-    if keep:
-        shutil.copyfile(log_path, keep)
-    lines = Path(log_path).read_text(errors="replace").splitlines()
-    problems = [i for i, line in enumerate(lines) if any(m in line for m in PROBLEM_MARKS)]
-    tracebacks = [i for i, line in enumerate(lines) if line.startswith("Traceback")]
-    return {
-        "service_log_lines": len(lines),
-        "service_log_problems": len(problems),
-        "service_log_tracebacks": len(tracebacks),
-        "service_log_first_problems": [lines[i] for i in problems[:5]],
-        "service_log_first_traceback": traceback_at(lines, tracebacks[0]) if tracebacks else "",
-    }
-
-
-def traceback_at(lines: list[str], first: int) -> str:
-    """The traceback starting at line `first`, up to its exception line, with the line
-    before it (usually the log message that printed it)."""
-    end = first + 1
-    while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end].strip()):
-        end += 1
-    return "\n".join(lines[max(0, first - 1) : end + 1])
 
 
 def server_side_posts(log_path: str | None, figures: dict[str, Any]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -146,3 +147,33 @@ def _ready(url: str) -> bool:
         return requests.get(url, timeout=2).status_code == 200
     except requests.RequestException:
         return False
+
+
+PROBLEM_MARKS = (" WARNING ", " ERROR ", " CRITICAL ", "[WARNING]", "[ERROR]", "[CRITICAL]")
+
+
+def log_findings(log_path: str | None, keep: str | None) -> dict[str, Any]:
+    """Warnings, errors and tracebacks in the started service's log (copied to `keep`)."""
+    if not log_path or not Path(log_path).exists():
+        return {}
+    if keep:
+        shutil.copyfile(log_path, keep)
+    lines = Path(log_path).read_text(errors="replace").splitlines()
+    problems = [i for i, line in enumerate(lines) if any(m in line for m in PROBLEM_MARKS)]
+    tracebacks = [i for i, line in enumerate(lines) if line.startswith("Traceback")]
+    return {
+        "service_log_lines": len(lines),
+        "service_log_problems": len(problems),
+        "service_log_tracebacks": len(tracebacks),
+        "service_log_first_problems": [lines[i] for i in problems[:5]],
+        "service_log_first_traceback": traceback_at(lines, tracebacks[0]) if tracebacks else "",
+    }
+
+
+def traceback_at(lines: list[str], first: int) -> str:
+    """The traceback starting at line `first`, up to its exception line, with the line
+    before it (usually the log message that printed it)."""
+    end = first + 1
+    while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end].strip()):
+        end += 1
+    return "\n".join(lines[max(0, first - 1) : end + 1])

@@ -55,6 +55,11 @@ class Status:
     arrivals: array[float] = field(default_factory=lambda: array("d"))  # epoch s, one per event
     lags: array[float] = field(default_factory=lambda: array("d"))  # arrival - recorded_at, s
 
+    def lags_between(self, start: float, end: float) -> list[float]:
+        """The lags of the events that arrived from `start` (epoch s) until before `end`."""
+        timed = zip(self.arrivals, self.lags, strict=True)
+        return [lag for at, lag in timed if start <= at < end]
+
 
 def game_of(path: str) -> str:
     """The game id of a stream's path, /games/{id}/events/stream?... (any other: itself)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import sys
 import threading
 import time
@@ -153,3 +154,7 @@ def in_threads(target: Callable[..., object], shares: Iterable[tuple[object, ...
 def ms_percentiles(name: str, seconds: Sequence[float], *pcts: float) -> dict[str, float]:
     """{f"{name}_p{P}_ms": the P-th percentile of `seconds` in ms} for each P."""
     return {f"{name}_p{p:g}_ms": round(ms(percentile(seconds, p)), 2) for p in pcts}
+
+
+def load_average() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
