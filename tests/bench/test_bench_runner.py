@@ -16,7 +16,10 @@ import pytest
 from bench.support.benchmark import Benchmark, Context, Goal
 from bench.support.runner import BLOCK, REPO, benchmarks, listing, main, record, rewrite, write
 
-QUICK_SECONDS = 180  # `all --quick` on a 2-core machine, the service's start included
+# `all --quick` on a 2-core machine, the services' starts included: 155-195 s here, the same
+# code from day to day (its slowest: play_page 25-30 s, stream 20 s, history 18-19 s). The bound
+# keeps the whole suite under its 20 minutes.
+QUICK_SECONDS = 240
 
 
 def test_a_goal_passes_fails_or_has_no_verdict_when_its_figure_was_not_measured():
